@@ -1,0 +1,47 @@
+"""Wording shared by every message: how a found value is quoted, how choices are listed."""
+
+from __future__ import annotations
+
+import difflib
+import reprlib
+from collections.abc import Iterable
+
+MAX_SHOWN = 80
+
+_repr = reprlib.Repr()
+_repr.maxlevel = 3
+_repr.maxstring = MAX_SHOWN
+_repr.maxother = MAX_SHOWN
+_repr.maxlong = MAX_SHOWN
+
+
+def show(value: object) -> str:
+    """Render a value found in a declaration for a message, shortened, and never raising."""
+    if value is None:
+        text = "null"
+    elif value is True or value is False:
+        text = "true" if value else "false"
+    else:
+        try:
+            text = _repr.repr(value)
+        except Exception:
+            text = f"<{type(value).__name__}>"
+    if len(text) > MAX_SHOWN:
+        text = text[: MAX_SHOWN - 3] + "..."
+    return text
+
+
+def choices(options: Iterable[str]) -> str:
+    """List options the way messages do: 'a', 'b' or 'c'."""
+    quoted = [repr(option) for option in options]
+    if len(quoted) <= 1:
+        return "".join(quoted)
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def did_you_mean(found: object, options: Iterable[str]) -> str | None:
+    """The closest option to a misspelt string, as difflib judges with its default cutoff."""
+    if not isinstance(found, str):
+        return None
+    close = difflib.get_close_matches(found, list(options), n=1)
+    return close[0] if close else None

@@ -1,0 +1,97 @@
+"""Parsing plain mappings into frozen declarations, and the registry (SPEC 2, 4, 5).
+
+The parser takes decoded data (YAML, JSON, dict literals) and never touches files or the host.
+Every invalid input raises ``DeclarationError`` with every problem found, and nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from hermes_decl.errors import DeclarationError, Issue, issues_from
+from hermes_decl.models import AppBlock, Declaration, Requires
+from hermes_decl.models.app import APP_ID_CONTEXT_KEY
+from hermes_decl.models.requires import RequiresWithApp
+from hermes_decl.registry import (
+    RegistryChange,
+    clear,
+    lookup,
+    register,
+    registered,
+    subscribe,
+    unregister,
+)
+
+_DECLARATION = TypeAdapter(Declaration)
+_APP_BLOCK = TypeAdapter(AppBlock)
+_REQUIRES_WITH_APP = TypeAdapter(RequiresWithApp)
+
+_Model = TypeVar("_Model")
+
+
+def _validate(
+    adapter: TypeAdapter[_Model], data: dict[str, Any], *, name: str, where: str
+) -> _Model:
+    """Validate ``data``; every failure, whatever the input, becomes a ``DeclarationError``."""
+    try:
+        return adapter.validate_python(data, context={APP_ID_CONTEXT_KEY: name})
+    except ValidationError as error:
+        raise DeclarationError(where, issues_from(error, data)) from None
+    except RecursionError:
+        issue = Issue("", "too_deep", "is nested too deeply to read")
+        raise DeclarationError(where, [issue]) from None
+    except Exception as error:  # a hostile object's own method failed while being read
+        issue = Issue("", "unreadable", f"could not be read ({type(error).__name__})")
+        raise DeclarationError(where, [issue]) from None
+
+
+def parse_declaration(
+    name: str, raw_app: object = None, raw_requires: object = None, *, where: str
+) -> Declaration:
+    """Validate one declaration: the server ``name``, its ``app`` and its ``requires`` blocks."""
+    data = {"name": name, "app": raw_app, "requires": raw_requires}
+    return _validate(_DECLARATION, data, name=name if isinstance(name, str) else "", where=where)
+
+
+def parse_app(raw: object, *, name: str, where: str) -> AppBlock | None:
+    """Validate an ``app`` block on its own; ``None`` means there is none."""
+    if raw is None:
+        return None
+    block = _validate(_REQUIRES_WITH_APP, {"app": raw}, name=name, where=where).app
+    assert block is not None
+    return block
+
+
+def parse_requires(raw: object, app: AppBlock | None, *, where: str) -> Requires:
+    """Validate a ``requires`` block against an already parsed ``app`` block."""
+    name = _app_id(app)
+    return _validate(
+        _REQUIRES_WITH_APP, {"app": app, "requires": raw}, name=name, where=where
+    ).requires
+
+
+def _app_id(app: AppBlock | None) -> str:
+    for os_family in app.os_families if app is not None else ():
+        app_def = app.for_os(os_family) if app is not None else None
+        if app_def is not None:
+            return app_def.app_id
+    return ""
+
+
+__all__ = [
+    "Declaration",
+    "DeclarationError",
+    "Issue",
+    "RegistryChange",
+    "clear",
+    "lookup",
+    "parse_app",
+    "parse_declaration",
+    "parse_requires",
+    "register",
+    "registered",
+    "subscribe",
+    "unregister",
+]

@@ -1,0 +1,57 @@
+"""Frozen Pydantic models of a declaration; all validation and defaults live here."""
+
+from hermes_decl.models.app import AppBlock, AppDef, DarwinAppDef, LinuxAppDef, Win32AppDef
+from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence
+from hermes_decl.models.declaration import Declaration
+from hermes_decl.models.kinds import KindVariant
+from hermes_decl.models.liveness import LivenessSpec, NoLiveness, ServerJsonLiveness
+from hermes_decl.models.locations import (
+    KIND_LOCATIONS,
+    AppBundleLocation,
+    CommandLocation,
+    FlatpakLocation,
+    KindLocation,
+    LocationSpec,
+    PathLocation,
+    SnapLocation,
+    UninstallRegistryLocation,
+)
+from hermes_decl.models.requires import Requires
+from hermes_decl.models.version import (
+    NoVersion,
+    PeResourceVersion,
+    PlistVersion,
+    UninstallRegistryVersion,
+    VersionSpec,
+)
+
+__all__ = [
+    "KIND_LOCATIONS",
+    "OS_FAMILIES",
+    "AppBlock",
+    "AppBundleLocation",
+    "AppDef",
+    "CommandLocation",
+    "DarwinAppDef",
+    "Declaration",
+    "FlatpakLocation",
+    "KindLocation",
+    "KindVariant",
+    "LinuxAppDef",
+    "LivenessSpec",
+    "LocationSpec",
+    "NoLiveness",
+    "NoVersion",
+    "OsFamily",
+    "PathLocation",
+    "PeResourceVersion",
+    "PlistVersion",
+    "Presence",
+    "Requires",
+    "ServerJsonLiveness",
+    "SnapLocation",
+    "UninstallRegistryLocation",
+    "UninstallRegistryVersion",
+    "VersionSpec",
+    "Win32AppDef",
+]

@@ -1,0 +1,191 @@
+"""The ``app`` block: one frozen ``AppDef`` per OS family (SPEC 3.1)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar
+
+from pydantic import BeforeValidator, Field, PrivateAttr, model_validator
+
+from hermes_decl._text import choices
+from hermes_decl.models.base import FrozenModel
+from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence, fail
+from hermes_decl.models.kinds import kind_union
+from hermes_decl.models.liveness import (
+    DEFAULT_ENDPOINT_PATH,
+    DEFAULT_PID_KEY,
+    DEFAULT_TOKEN_KEY,
+    DEFAULT_URL_KEY,
+    LIVENESS_VARIANTS,
+    LivenessSpec,
+    NoLiveness,
+    ServerJsonLiveness,
+)
+from hermes_decl.models.locations import LocationSpec, as_location_list, location_item
+from hermes_decl.models.version import (
+    VERSION_VARIANTS,
+    NoVersion,
+    UninstallRegistryVersion,
+    VersionKind,
+    VersionSpec,
+)
+
+APP_ID_CONTEXT_KEY = "app_id"
+"""The validation-context key that carries the declaration's name into each ``AppDef``."""
+
+
+def one_of(options: tuple[str, ...]) -> BeforeValidator:
+    """A check that a value is one of a few strings, worded for authors."""
+
+    def check(value: Any) -> Any:
+        if value not in options if isinstance(value, str) else True:
+            code = "invalid_choice" if isinstance(value, str) else "wrong_type"
+            fail(code, f"must be {choices(options)}", value)
+        return value
+
+    return BeforeValidator(check)
+
+
+class AppDef(FrozenModel):
+    """How to find, version and reach the application on one OS family."""
+
+    os_family: ClassVar[OsFamily]
+    presence: Annotated[Presence, one_of(("executable", "bundle"))] = Field(
+        description="'executable': a regular file; 'bundle': a folder with Contents/Info.plist."
+    )
+    locations: tuple[LocationSpec, ...] = Field(
+        alias="location",
+        description="A path, a location-kind mapping, or a non-empty list of them.",
+    )
+    version: VersionSpec = Field(default=NoVersion(), description="Where to read the version.")
+    liveness: LivenessSpec = Field(
+        default=NoLiveness(), description="Where the running application publishes its endpoint."
+    )
+    _app_id: str = PrivateAttr(default="")
+
+    def model_post_init(self, context: Any) -> None:
+        if isinstance(context, dict):
+            app_id = context.get(APP_ID_CONTEXT_KEY)
+            if isinstance(app_id, str):
+                self._app_id = app_id
+
+    @property
+    def app_id(self) -> str:
+        """The declaration's name (the configured server name)."""
+        return self._app_id
+
+    @property
+    def version_kind(self) -> VersionKind:
+        """The version source's kind: none, pe_resource, plist or uninstall_registry."""
+        return self.version.kind
+
+    @property
+    def version_arg(self) -> str | None:
+        """The uninstall-entry prefix for ``uninstall_registry`` versions, else None."""
+        if isinstance(self.version, UninstallRegistryVersion):
+            return self.version.display_name_prefix
+        return None
+
+    @property
+    def liveness_kind(self) -> str:
+        """The liveness source's kind: ``none`` or ``server_json``."""
+        return self.liveness.kind
+
+    @property
+    def liveness_path(self) -> str | None:
+        """The runtime file's path (unexpanded), or None without a liveness source."""
+        return self.liveness.path if isinstance(self.liveness, ServerJsonLiveness) else None
+
+    @property
+    def liveness_pid_key(self) -> str:
+        """The runtime file's key for the process id."""
+        live = self.liveness
+        return live.pid_key if isinstance(live, ServerJsonLiveness) else DEFAULT_PID_KEY
+
+    @property
+    def liveness_url_key(self) -> str:
+        """The runtime file's key for the server URL."""
+        live = self.liveness
+        return live.url_key if isinstance(live, ServerJsonLiveness) else DEFAULT_URL_KEY
+
+    @property
+    def liveness_token_key(self) -> str:
+        """The runtime file's key for the token."""
+        live = self.liveness
+        return live.token_key if isinstance(live, ServerJsonLiveness) else DEFAULT_TOKEN_KEY
+
+    @property
+    def endpoint_path(self) -> str:
+        """The path used for MCP ``initialize``."""
+        live = self.liveness
+        return live.endpoint_path if isinstance(live, ServerJsonLiveness) else DEFAULT_ENDPOINT_PATH
+
+
+def _location_list(os_family: OsFamily) -> Any:
+    item = location_item(os_family)
+    return Annotated[tuple[item, ...], BeforeValidator(as_location_list)]  # type: ignore[valid-type]
+
+
+def _version(os_family: OsFamily) -> Any:
+    return kind_union(os_family, VERSION_VARIANTS, default_kind="none", wrong_os_at_kind=True)
+
+
+def _liveness(os_family: OsFamily) -> Any:
+    return kind_union(
+        os_family, LIVENESS_VARIANTS[os_family], default_kind="none", wrong_os_at_kind=True
+    )
+
+
+class Win32AppDef(AppDef):
+    """The application on Windows."""
+
+    os_family: ClassVar[OsFamily] = "win32"
+    locations: _location_list("win32") = Field(alias="location")  # type: ignore[valid-type]
+    version: _version("win32") = NoVersion()  # type: ignore[valid-type]
+    liveness: _liveness("win32") = NoLiveness()  # type: ignore[valid-type]
+
+
+class DarwinAppDef(AppDef):
+    """The application on macOS."""
+
+    os_family: ClassVar[OsFamily] = "darwin"
+    locations: _location_list("darwin") = Field(alias="location")  # type: ignore[valid-type]
+    version: _version("darwin") = NoVersion()  # type: ignore[valid-type]
+    liveness: _liveness("darwin") = NoLiveness()  # type: ignore[valid-type]
+
+
+class LinuxAppDef(AppDef):
+    """The application on Linux."""
+
+    os_family: ClassVar[OsFamily] = "linux"
+    locations: _location_list("linux") = Field(alias="location")  # type: ignore[valid-type]
+    version: _version("linux") = NoVersion()  # type: ignore[valid-type]
+    liveness: _liveness("linux") = NoLiveness()  # type: ignore[valid-type]
+
+
+class AppBlock(FrozenModel):
+    """The ``app`` block: at least one of ``win32``, ``darwin`` and ``linux``."""
+
+    win32: Win32AppDef | None = Field(default=None, description="The application on Windows.")
+    darwin: DarwinAppDef | None = Field(default=None, description="The application on macOS.")
+    linux: LinuxAppDef | None = Field(default=None, description="The application on Linux.")
+
+    @model_validator(mode="after")
+    def _at_least_one(self) -> AppBlock:
+        if not self.os_families:
+            fail("no_os_block", f"must declare at least one of {choices(OS_FAMILIES)}")
+        return self
+
+    @property
+    def os_families(self) -> tuple[OsFamily, ...]:
+        """The OS families this block declares, in the order win32, darwin, linux."""
+        return tuple(os_family for os_family in OS_FAMILIES if self.for_os(os_family) is not None)
+
+    def for_os(self, os_family: str) -> AppDef | None:
+        """The application's definition for one OS family, or None when it has none."""
+        if os_family == "win32":
+            return self.win32
+        if os_family == "darwin":
+            return self.darwin
+        if os_family == "linux":
+            return self.linux
+        return None

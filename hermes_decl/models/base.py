@@ -1,0 +1,82 @@
+"""The frozen, strict base of every declaration model.
+
+It gives each mapping in a declaration the same treatment: keys must be strings, ``null`` means
+the key is absent, and an unknown key is reported at the key itself with the closest valid key
+as a suggestion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from hermes_decl._text import choices, did_you_mean
+from hermes_decl.models.common import BUILTIN_ERROR_TYPES, fail, problem
+
+
+class FrozenModel(BaseModel):
+    """A strict, frozen model whose input is a mapping with string keys."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, validate_default=False)
+
+    @classmethod
+    def accepted_keys(cls) -> tuple[str, ...]:
+        """The keys a declaration may write for this model, in declaration order."""
+        return tuple(field.alias or name for name, field in cls.model_fields.items())
+
+    @classmethod
+    def _prepare_input(cls, data: object) -> object:
+        """Turn accepted shorthand input into a mapping; the base accepts mappings only."""
+        return data
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _validate_mapping(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        if isinstance(data, BaseModel):
+            return handler(data)
+        data = cls._prepare_input(data)
+        if not isinstance(data, Mapping):
+            fail("wrong_type", "must be a mapping", data)
+        odd_keys = [key for key in data if not isinstance(key, str)]
+        if odd_keys:
+            fail("non_string_key", "keys must be strings", odd_keys[0])
+        present = {key: value for key, value in data.items() if value is not None}
+        try:
+            return handler(present)
+        except ValidationError as error:
+            raise _name_unknown_keys(cls, error) from None
+
+
+def _name_unknown_keys(model: type[FrozenModel], error: ValidationError) -> ValidationError:
+    """Rewrite this model's own ``extra_forbidden`` errors as ``unknown_key`` with a suggestion."""
+    accepted = model.accepted_keys()
+    details: list[InitErrorDetails] = []
+    for line in error.errors():
+        loc, found = line["loc"], line["input"]
+        if line["type"] == "extra_forbidden" and len(loc) == 1:
+            suggestion = did_you_mean(loc[0], accepted)
+            hint = (
+                f"did you mean {suggestion!r}?" if suggestion else f"expected {choices(accepted)}"
+            )
+            error_type: str | PydanticCustomError = problem("unknown_key", "unknown key", hint=hint)
+        elif line["type"] in BUILTIN_ERROR_TYPES:
+            error_type = line["type"]
+        else:
+            error_type = PydanticCustomError(line["type"], line["msg"])
+        detail = InitErrorDetails(type=error_type, loc=loc, input=found)
+        if "ctx" in line and isinstance(error_type, str):
+            detail["ctx"] = line["ctx"]
+        details.append(detail)
+    return ValidationError.from_exception_data(error.title, details)
+
+
+__all__ = ["FrozenModel"]

@@ -1,0 +1,52 @@
+"""Vocabulary every model shares: OS families, presence, and how a model reports a problem."""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterable
+from typing import Literal, NoReturn
+
+from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core.core_schema import ErrorType
+
+from hermes_decl._text import show
+
+OsFamily = Literal["win32", "darwin", "linux"]
+OS_FAMILIES: tuple[OsFamily, ...] = ("win32", "darwin", "linux")
+OS_NAMES: dict[OsFamily, str] = {"win32": "Windows", "darwin": "macOS", "linux": "Linux"}
+
+Presence = Literal["executable", "bundle"]
+PRESENCES: tuple[Presence, ...] = ("executable", "bundle")
+
+Loc = tuple[str | int, ...]
+
+BUILTIN_ERROR_TYPES = frozenset(typing.get_args(ErrorType))
+"""Pydantic's own error types; any other type is one of our stable codes."""
+
+
+def problem(
+    code: str, message: str, found: object = ..., *, hint: str | None = None
+) -> PydanticCustomError:
+    """One problem with a stable code; the message says the rule, then what was found."""
+    details = []
+    if found is not ...:
+        details.append(f"got {show(found)}")
+    if hint:
+        details.append(hint)
+    if details:
+        message = f"{message} ({'; '.join(details)})"
+    return PydanticCustomError(code, message)
+
+
+def fail(code: str, message: str, found: object = ..., *, hint: str | None = None) -> NoReturn:
+    """Raise one problem at the place being validated."""
+    raise problem(code, message, found, hint=hint)
+
+
+def fail_at(title: str, located: Iterable[tuple[Loc, PydanticCustomError, object]]) -> NoReturn:
+    """Raise several problems at once, each at a location below the place being validated."""
+    raise ValidationError.from_exception_data(
+        title,
+        [InitErrorDetails(type=error, loc=loc, input=found) for loc, error, found in located],
+    )

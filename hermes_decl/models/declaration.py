@@ -1,0 +1,39 @@
+"""The whole declaration: a name, an optional ``app`` block and a ``requires`` block."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import (
+    AfterValidator,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationInfo,
+    model_validator,
+)
+
+from hermes_decl.models import rules
+from hermes_decl.models.app import APP_ID_CONTEXT_KEY, AppDef
+from hermes_decl.models.requires import RequiresWithApp
+
+
+class Declaration(RequiresWithApp):
+    """One server's application declaration, validated and frozen."""
+
+    name: Annotated[str, AfterValidator(rules.non_blank)] = Field(
+        description="The configured server name; carried on each AppDef as app_id."
+    )
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _carry_name(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Any], info: ValidationInfo
+    ) -> Any:
+        """Validate with the name in the context, so that each ``AppDef`` knows its ``app_id``."""
+        if info.context is None and isinstance(data, dict) and isinstance(data.get("name"), str):
+            return cls.model_validate(data, context={APP_ID_CONTEXT_KEY: data["name"]})
+        return handler(data)
+
+    def app_for(self, os_family: str) -> AppDef | None:
+        """The application's definition for one OS family, or None."""
+        return self.app.for_os(os_family) if self.app is not None else None

@@ -1,0 +1,108 @@
+"""Discriminated unions keyed by ``kind``, checked for their OS block before Pydantic dispatches.
+
+A union variant carries its ``kind`` and the OS families it is valid under as class data. The
+check that runs before the union turns the usual per-variant noise into the one message an
+author needs: the value's shape, a missing or unknown kind, or a kind that belongs to another OS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Union
+
+from pydantic import BeforeValidator, Discriminator, Tag
+
+from hermes_decl._text import choices, did_you_mean
+from hermes_decl.models.base import FrozenModel
+from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail, fail_at, problem
+
+
+class KindVariant(FrozenModel):
+    """A variant of a ``kind`` union; subclasses set ``KIND`` and ``VALID_OS``."""
+
+    KIND: ClassVar[str]
+    VALID_OS: ClassVar[tuple[OsFamily, ...]] = OS_FAMILIES
+
+
+def _valid_os_text(variant: type[KindVariant]) -> str:
+    return " or ".join(f"app.{os_family}" for os_family in variant.VALID_OS)
+
+
+def kind_union(
+    os_family: OsFamily,
+    variants: Sequence[type[KindVariant]],
+    *,
+    default_kind: str | None,
+    string_variant: type[KindVariant] | None = None,
+    wrong_os_at_kind: bool = False,
+) -> Any:
+    """Build the union type of ``variants`` valid under ``os_family``, with the pre-check.
+
+    ``default_kind`` is the kind a mapping without ``kind`` takes (None: ``kind`` is required).
+    ``string_variant`` is the variant a plain string stands for (a path location).
+    ``wrong_os_at_kind`` reports a kind of another OS at ``kind`` rather than at the value.
+    """
+    by_kind = {variant.KIND: variant for variant in variants}
+    here = [variant for variant in variants if os_family in variant.VALID_OS]
+    kinds_here = [variant.KIND for variant in here]
+    if string_variant is not None:
+        shape = f"a path or a mapping with kind {choices(kinds_here)}"
+    else:
+        shape = f"a mapping with kind {choices(kinds_here)}"
+
+    def tag_of(value: Any) -> str | None:
+        if isinstance(value, str):
+            return string_variant.KIND if string_variant is not None else None
+        if isinstance(value, Mapping):
+            kind = value.get("kind", default_kind)
+            return default_kind if kind is None else kind
+        return None
+
+    def check_kind(value: Any) -> Any:
+        if isinstance(value, str) and string_variant is not None:
+            return value
+        if not isinstance(value, Mapping):
+            fail("wrong_type", f"must be {shape}", value)
+        kind = value.get("kind")
+        if kind is None:
+            if default_kind is not None:
+                return value
+            fail_at(
+                "kind",
+                [
+                    (
+                        ("kind",),
+                        problem("missing_key", f"is required: one of {choices(kinds_here)}"),
+                        value,
+                    )
+                ],
+            )
+        if not isinstance(kind, str) or kind not in by_kind:
+            suggestion = did_you_mean(kind, kinds_here)
+            hint = f"did you mean {suggestion!r}?" if suggestion else None
+            code = "invalid_choice" if isinstance(kind, str) else "wrong_type"
+            fail_at(
+                "kind",
+                [
+                    (
+                        ("kind",),
+                        problem(code, f"must be {choices(kinds_here)}", kind, hint=hint),
+                        kind,
+                    )
+                ],
+            )
+        variant = by_kind[kind]
+        if os_family not in variant.VALID_OS:
+            wrong_os = problem(
+                "kind_wrong_os", f"kind {kind!r} is only valid under {_valid_os_text(variant)}"
+            )
+            fail_at("kind", [(("kind",) if wrong_os_at_kind else (), wrong_os, kind)])
+        return value
+
+    members = tuple(Annotated[variant, Tag(variant.KIND)] for variant in here)
+    if string_variant is not None:
+        members = (Annotated[string_variant, Tag(string_variant.KIND)], *members)
+    if len(members) == 1:
+        return Annotated[here[0], BeforeValidator(check_kind)]
+    union = Annotated[Union[members], Discriminator(tag_of)]  # type: ignore[valid-type]  # noqa: UP007
+    return Annotated[union, BeforeValidator(check_kind)]

@@ -1,0 +1,79 @@
+"""Where a running application publishes its MCP endpoint (SPEC 3.1, ``liveness``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import AfterValidator, Field, field_validator
+
+from hermes_decl.models import rules
+from hermes_decl.models.common import OS_FAMILIES, OsFamily
+from hermes_decl.models.kinds import KindVariant
+
+KeyName = Annotated[str, AfterValidator(rules.key_name)]
+
+DEFAULT_PID_KEY = "pid"
+DEFAULT_URL_KEY = "http"
+DEFAULT_TOKEN_KEY = "token"
+DEFAULT_ENDPOINT_PATH = "/mcp"
+
+
+class NoLiveness(KindVariant):
+    """No runtime file: the server is not told where a running application listens."""
+
+    KIND: ClassVar[str] = "none"
+    VALID_OS: ClassVar[tuple[OsFamily, ...]] = OS_FAMILIES
+    kind: Literal["none"] = Field(default="none", description="No runtime endpoint file.")
+
+
+class ServerJsonLiveness(KindVariant):
+    """A JSON runtime file with the process id, URL and token of the running application."""
+
+    KIND: ClassVar[str] = "server_json"
+    VALID_OS: ClassVar[tuple[OsFamily, ...]] = OS_FAMILIES
+    OS_FAMILY: ClassVar[OsFamily]
+    kind: Literal["server_json"] = Field(description="Read the endpoint from a JSON runtime file.")
+    path: str = Field(
+        description="The runtime file: the rules of a location path, without '*'.",
+        examples=["%LOCALAPPDATA%/Vendor/McpServer/server.json"],
+    )
+    pid_key: KeyName = Field(default=DEFAULT_PID_KEY, description="The key holding the process id.")
+    url_key: KeyName = Field(default=DEFAULT_URL_KEY, description="The key holding the server URL.")
+    token_key: KeyName = Field(default=DEFAULT_TOKEN_KEY, description="The key holding the token.")
+    endpoint_path: Annotated[str, AfterValidator(rules.endpoint_path)] = Field(
+        default=DEFAULT_ENDPOINT_PATH,
+        description="The path used for MCP initialize; the runtime file's own path is ignored.",
+    )
+
+    @field_validator("path")
+    @classmethod
+    def _path_rules(cls, value: str) -> str:
+        return rules.location_path(value, cls.OS_FAMILY, allow_star=False)
+
+
+class Win32ServerJsonLiveness(ServerJsonLiveness):
+    """A runtime file under ``app.win32``."""
+
+    OS_FAMILY: ClassVar[OsFamily] = "win32"
+
+
+class DarwinServerJsonLiveness(ServerJsonLiveness):
+    """A runtime file under ``app.darwin``."""
+
+    OS_FAMILY: ClassVar[OsFamily] = "darwin"
+
+
+class LinuxServerJsonLiveness(ServerJsonLiveness):
+    """A runtime file under ``app.linux``."""
+
+    OS_FAMILY: ClassVar[OsFamily] = "linux"
+
+
+LIVENESS_VARIANTS: dict[OsFamily, tuple[type[KindVariant], ...]] = {
+    "win32": (NoLiveness, Win32ServerJsonLiveness),
+    "darwin": (NoLiveness, DarwinServerJsonLiveness),
+    "linux": (NoLiveness, LinuxServerJsonLiveness),
+}
+
+LivenessSpec = NoLiveness | ServerJsonLiveness
+"""Any liveness source."""

@@ -1,0 +1,198 @@
+"""Where an application may be: a path string, or one mapping per location kind (SPEC 3.2).
+
+Each location-kind variant carries, as class data, the OS families it is valid under, the key
+that names what to find and the presence it yields; ``hermes_decl.resolver.app.LOCATION_KINDS``
+is built from these variants, so the table and the union cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import AfterValidator, Field, ValidationInfo
+
+from hermes_decl.models import rules
+from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence, fail
+from hermes_decl.models.kinds import KindVariant, kind_union
+
+BareName = Annotated[str, AfterValidator(rules.bare_name)]
+RelativeFile = Annotated[str, AfterValidator(rules.relative_file)]
+
+
+class PathLocation(KindVariant):
+    """A path string, stored stripped and unexpanded; ``*`` matches text within one segment."""
+
+    KIND: ClassVar[str] = "path"
+    OS_FAMILY: ClassVar[OsFamily]
+    kind: Literal["path"] = Field(
+        default="path", description="Always 'path'; written as a bare string."
+    )
+    path: str = Field(description="The path, stripped of surrounding whitespace, not expanded.")
+
+    @classmethod
+    def _prepare_input(cls, data: object) -> object:
+        if isinstance(data, str):
+            return {"path": rules.location_path(data, cls.OS_FAMILY)}
+        return data
+
+
+class Win32PathLocation(PathLocation):
+    """A path under ``app.win32``: a drive root, ``~``, ``%VAR%`` or ``$VAR`` first."""
+
+    OS_FAMILY: ClassVar[OsFamily] = "win32"
+
+
+class DarwinPathLocation(PathLocation):
+    """A path under ``app.darwin``: ``/``, ``~`` or ``$VAR`` first."""
+
+    OS_FAMILY: ClassVar[OsFamily] = "darwin"
+
+
+class LinuxPathLocation(PathLocation):
+    """A path under ``app.linux``: ``/``, ``~`` or ``$VAR`` first."""
+
+    OS_FAMILY: ClassVar[OsFamily] = "linux"
+
+
+PATH_LOCATIONS: dict[OsFamily, type[PathLocation]] = {
+    "win32": Win32PathLocation,
+    "darwin": DarwinPathLocation,
+    "linux": LinuxPathLocation,
+}
+
+
+class KindLocation(KindVariant):
+    """A location kind: a mapping with ``kind`` and the key that names what to find."""
+
+    KEY: ClassVar[str]
+    PRESENCE: ClassVar[Presence]
+
+    @property
+    def target(self) -> str:
+        """The value of the kind's key: the command, bundle, app id or uninstall entry prefix."""
+        value: str = getattr(self, self.KEY)
+        return value
+
+
+class CommandLocation(KindLocation):
+    """A command found on the host's PATH (with PATHEXT on Windows)."""
+
+    KIND: ClassVar[str] = "command"
+    VALID_OS: ClassVar[tuple[OsFamily, ...]] = OS_FAMILIES
+    KEY: ClassVar[str] = "name"
+    PRESENCE: ClassVar[Presence] = "executable"
+    kind: Literal["command"] = Field(description="Find a command on the host's PATH.")
+    name: BareName = Field(
+        description="The command's name, as typed in a shell.", examples=["blender"]
+    )
+
+
+class UninstallRegistryLocation(KindLocation):
+    """An install folder read from the Windows uninstall entries, joined with ``file``."""
+
+    KIND: ClassVar[str] = "uninstall_registry"
+    VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("win32",)
+    KEY: ClassVar[str] = "display_name_prefix"
+    PRESENCE: ClassVar[Presence] = "executable"
+    kind: Literal["uninstall_registry"] = Field(
+        description="Find the install folder of a Windows uninstall entry."
+    )
+    display_name_prefix: BareName = Field(
+        description="The start of the uninstall entry's DisplayName.", examples=["Vendor App"]
+    )
+    file: RelativeFile = Field(
+        description="The executable's path relative to the install folder.",
+        examples=["bin/vendor.exe"],
+    )
+
+
+class AppBundleLocation(KindLocation):
+    """A macOS application bundle in the Applications folders."""
+
+    KIND: ClassVar[str] = "app_bundle"
+    VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("darwin",)
+    KEY: ClassVar[str] = "name"
+    PRESENCE: ClassVar[Presence] = "bundle"
+    kind: Literal["app_bundle"] = Field(
+        description="Find a bundle in /Applications or ~/Applications."
+    )
+    name: BareName = Field(description="The bundle's folder name.", examples=["Vendor.app"])
+
+
+class FlatpakLocation(KindLocation):
+    """A Flatpak application's exported launcher."""
+
+    KIND: ClassVar[str] = "flatpak"
+    VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("linux",)
+    KEY: ClassVar[str] = "app_id"
+    PRESENCE: ClassVar[Presence] = "executable"
+    kind: Literal["flatpak"] = Field(description="Find a Flatpak export, system-wide or per user.")
+    app_id: BareName = Field(description="The Flatpak application id.", examples=["com.vendor.App"])
+
+
+class SnapLocation(KindLocation):
+    """A Snap package's launcher in the Snap bin folder."""
+
+    KIND: ClassVar[str] = "snap"
+    VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("linux",)
+    KEY: ClassVar[str] = "name"
+    PRESENCE: ClassVar[Presence] = "executable"
+    kind: Literal["snap"] = Field(description="Find a Snap package's command in /snap/bin.")
+    name: BareName = Field(description="The Snap's command name.", examples=["vendor"])
+
+
+KIND_LOCATIONS: tuple[type[KindLocation], ...] = (
+    CommandLocation,
+    UninstallRegistryLocation,
+    AppBundleLocation,
+    FlatpakLocation,
+    SnapLocation,
+)
+"""Every location-kind variant, in the order the schema and the messages list them."""
+
+LocationSpec = (
+    Win32PathLocation
+    | DarwinPathLocation
+    | LinuxPathLocation
+    | CommandLocation
+    | UninstallRegistryLocation
+    | AppBundleLocation
+    | FlatpakLocation
+    | SnapLocation
+)
+"""Any one place in a ``location`` list."""
+
+
+def _check_presence(location: Any, info: ValidationInfo) -> Any:
+    presence = info.data.get("presence")
+    if (
+        isinstance(location, KindLocation)
+        and presence is not None
+        and presence != location.PRESENCE
+    ):
+        fail(
+            "presence_mismatch",
+            f"kind {location.KIND!r} finds a{'n' if location.PRESENCE == 'executable' else ''} "
+            f"{location.PRESENCE}, but this block's presence is {presence!r}",
+        )
+    return location
+
+
+def location_item(os_family: OsFamily) -> Any:
+    """The type of one item of ``location`` under an OS block."""
+    union = kind_union(
+        os_family,
+        KIND_LOCATIONS,
+        default_kind=None,
+        string_variant=PATH_LOCATIONS[os_family],
+    )
+    return Annotated[union, AfterValidator(_check_presence)]
+
+
+def as_location_list(value: Any) -> Any:
+    """Accept one place (a path or a kind mapping) as a list of one; a list must not be empty."""
+    if isinstance(value, (list, tuple)):
+        if not value:
+            fail("empty", "must not be empty: give a path, a location mapping, or a list of them")
+        return tuple(value)
+    return (value,)

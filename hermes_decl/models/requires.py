@@ -1,0 +1,102 @@
+"""The ``requires`` block: what must hold before the server is offered (SPEC 3.3)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from hermes_decl.models.app import AppBlock, one_of
+from hermes_decl.models.base import FrozenModel
+from hermes_decl.models.common import fail, fail_at, problem
+from hermes_decl.versions import min_version_problem
+
+GpuVendor = Literal["nvidia"]
+
+
+def _min_version_form(value: str) -> str:
+    wrong = min_version_problem(value)
+    if wrong is not None:
+        fail("bad_version", wrong, value)
+    return value
+
+
+class Requires(FrozenModel):
+    """Policy: the application, a minimum version, a GPU vendor."""
+
+    app: bool = Field(
+        default=False, description="Offer the server only where the application is present."
+    )
+    min_version: Annotated[str, AfterValidator(_min_version_form)] | None = Field(
+        default=None,
+        description="The lowest acceptable version, dotted numeric such as '2.3.0'.",
+        examples=["2.3.0"],
+    )
+    gpu: Annotated[GpuVendor, one_of(("nvidia",))] | None = Field(
+        default=None, description="Offer the server only on a machine with this GPU vendor."
+    )
+
+    @model_validator(mode="after")
+    def _minimum_needs_app(self) -> Requires:
+        if self.min_version is not None and not self.app:
+            fail_at(
+                "requires",
+                [
+                    (
+                        ("min_version",),
+                        problem("min_version_needs_app", "needs app: true"),
+                        self.min_version,
+                    )
+                ],
+            )
+        return self
+
+
+class RequiresWithApp(FrozenModel):
+    """A ``requires`` block judged against its ``app`` block: the cross-field rules of SPEC 3.3."""
+
+    app: AppBlock | None = Field(
+        default=None, description="How to find the application on each OS."
+    )
+    requires: Requires = Field(
+        default=Requires(), description="What the server needs before it is offered."
+    )
+
+    @model_validator(mode="after")
+    def _cross_check(self) -> Any:
+        requires, app = self.requires, self.app
+        if requires.app and app is None:
+            fail_at(
+                "requires",
+                [
+                    (
+                        ("requires", "app"),
+                        problem("app_block_required", "is true, but there is no app block"),
+                        True,
+                    )
+                ],
+            )
+        if requires.min_version is None or app is None:
+            return self
+        declared = app.os_families
+        error: PydanticCustomError | None
+        if declared == ("linux",):
+            error = problem(
+                "min_version_linux_only",
+                "cannot be checked: Linux has no version source and app declares only linux",
+            )
+        else:
+            lacking = [
+                os_family
+                for os_family in declared
+                if os_family != "linux"
+                and (app_def := app.for_os(os_family)) is not None
+                and app_def.version_kind == "none"
+            ]
+            blocks = " and ".join(f"app.{os_family}" for os_family in lacking)
+            message = f"needs a version source: set version.kind in {blocks}"
+            error = problem("min_version_no_version_source", message) if lacking else None
+        if error is not None:
+            fail_at("requires", [(("requires", "min_version"), error, requires.min_version)])
+        return self

@@ -1,0 +1,134 @@
+"""The value rules of SPEC 3.1 and 3.2: paths, bare names, relative files, key and endpoint paths.
+
+Each function takes an already type-checked string and returns the value to store, or raises a
+``PydanticCustomError`` with a stable code. They are pure and shared by the models.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hermes_decl.models.common import OsFamily, fail
+
+_SEPARATORS = re.compile(r"[\\/]")
+_DOUBLE_SEPARATOR_START = re.compile(r"[\\/]{2}")
+_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+_DRIVE_ROOT = re.compile(r"[A-Za-z]:[\\/]")
+_TILDE = re.compile(r"~[^\\/]*(?:[\\/]|\Z)")
+_POSIX_VARIABLE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})")
+_WINDOWS_VARIABLE = re.compile(r"%[^%=/\\]+%")
+_KEY_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
+_ENDPOINT_PATH = re.compile(r"/[A-Za-z0-9._~/\-]*")
+_WINDOWS_DOTS_ONLY = re.compile(r"\.\.[. ]*")
+
+
+def _has_parent_segment(text: str, os_family: OsFamily | None) -> bool:
+    for segment in _SEPARATORS.split(text):
+        if segment == "..":
+            return True
+        # Windows drops trailing dots and spaces from a segment, so '... ' can act as '..'.
+        if os_family == "win32" and _WINDOWS_DOTS_ONLY.fullmatch(segment):
+            return True
+    return False
+
+
+def _is_rooted(text: str, os_family: OsFamily) -> bool:
+    if _TILDE.match(text) or _POSIX_VARIABLE.match(text):
+        return True
+    if os_family == "win32":
+        return bool(_DRIVE_ROOT.match(text) or _WINDOWS_VARIABLE.match(text))
+    return text.startswith("/")
+
+
+def location_path(raw: str, os_family: OsFamily, *, allow_star: bool = True) -> str:
+    """Check a path string against the rules for its OS block and return it stripped."""
+    text = raw.strip()
+    if not text:
+        fail("blank", "must not be blank", raw)
+    if "\x00" in text:
+        fail("path_nul", "must not contain a NUL character", text)
+    if _DOUBLE_SEPARATOR_START.match(text):
+        fail(
+            "path_network",
+            "must not start with two separators: UNC, device and network paths are not allowed",
+            text,
+        )
+    if _URL_SCHEME.search(text):
+        fail("path_url", "must be a file path, not a URL", text)
+    if _has_parent_segment(text, os_family):
+        fail("path_parent", "must not contain a '..' segment", text)
+    if "**" in text:
+        fail("path_double_star", "must not contain '**'; '*' matches text within one folder", text)
+    if not allow_star and "*" in text:
+        fail("path_star", "must not contain '*'", text)
+    if not _is_rooted(text, os_family):
+        if os_family == "win32":
+            fail(
+                "path_not_rooted",
+                "must start at a drive root (C:\\ or C:/), or with ~, %VAR% or $VAR",
+                text,
+            )
+        if _WINDOWS_VARIABLE.match(text):
+            fail(
+                "path_windows_variable",
+                f"%VAR% is a Windows form; under app.{os_family} start with /, ~ or $VAR",
+                text,
+            )
+        fail("path_not_rooted", "must start with /, ~ or $VAR", text)
+    return text
+
+
+def bare_name(raw: str) -> str:
+    """Check the name a location kind looks for: non-blank, no separator, no ':', not '..'."""
+    if not raw.strip():
+        fail("blank", "must not be blank", raw)
+    if "\x00" in raw or _SEPARATORS.search(raw) or ":" in raw or raw.strip() == "..":
+        fail("bad_name", "must be a bare name without '/', '\\' or ':', and not '..'", raw)
+    return raw
+
+
+def relative_file(raw: str) -> str:
+    """Check a path relative to an install folder: no root, drive, stream, empty or '..' segment."""
+    if not raw.strip():
+        fail("blank", "must not be blank", raw)
+    segments = _SEPARATORS.split(raw)
+    if (
+        "\x00" in raw
+        or ":" in raw
+        or _SEPARATORS.match(raw)
+        or any(segment == "" for segment in segments)
+        or _has_parent_segment(raw, "win32")
+    ):
+        fail(
+            "bad_file",
+            "must be a relative path inside the install folder: no leading separator, "
+            "no ':', no empty or '..' segment",
+            raw,
+        )
+    return raw
+
+
+def non_blank(raw: str) -> str:
+    """Check that a free-text value has something in it."""
+    if not raw.strip():
+        fail("blank", "must not be blank", raw)
+    return raw
+
+
+def key_name(raw: str) -> str:
+    """Check a key of the runtime file: letters, digits, '_', '.' and '-' only."""
+    if not _KEY_NAME.fullmatch(raw):
+        fail("bad_key_name", "must be a simple key name of letters, digits, '_', '.' or '-'", raw)
+    return raw
+
+
+def endpoint_path(raw: str) -> str:
+    """Check the MCP endpoint path: a plain absolute path, nothing that could change the host."""
+    if not _ENDPOINT_PATH.fullmatch(raw) or raw.startswith("//") or ".." in raw.split("/"):
+        fail(
+            "bad_endpoint_path",
+            "must be a plain absolute path such as '/mcp': letters, digits and . _ ~ / - only, "
+            "no '..' segment, query, fragment or leading '//'",
+            raw,
+        )
+    return raw
