@@ -27,7 +27,9 @@ def _declarations(path: Path) -> list[Declaration]:
         body = body if isinstance(body, Mapping) else {}
         extra = sorted(set(map(str, body)) - {"app", "requires"})
         if extra:
-            problems.append(f"{where}: {name}.{extra[0]}: unknown key (expected 'app' or 'requires')")
+            problems.append(
+                f"{where}: {name}.{extra[0]}: unknown key (expected 'app' or 'requires')"
+            )
             continue
         try:
             parsed.append(
@@ -35,7 +37,9 @@ def _declarations(path: Path) -> list[Declaration]:
             )
         except DeclarationError as error:
             problems.extend(
-                issue.render(where).replace(": ", f": {name}.", 1) if issue.loc else issue.render(where)
+                issue.render(where).replace(": ", f": {name}.", 1)
+                if issue.loc
+                else issue.render(where)
                 for issue in error.issues
             )
     if problems:

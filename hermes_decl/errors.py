@@ -8,13 +8,15 @@ the models turned into a list of one.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
-from hermes_decl._text import show
+from hermes_decl._text import MAX_SHOWN, show
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES
 from hermes_decl.models.kinds import KindVariant
 from hermes_decl.models.liveness import LIVENESS_VARIANTS
@@ -31,6 +33,8 @@ class Issue:
     message: str
     line: int | None = None
     column: int | None = None
+    path: tuple[str | int, ...] = field(default=(), compare=False, repr=False)
+    """The location as data: keys and list indexes from the top of the declaration."""
 
     def render(self, where: str) -> str:
         """The issue as one line: ``where[:line:column]: loc: message``."""
@@ -95,9 +99,24 @@ def _is_tag(raw: Sequence[Any], index: int) -> bool:
     return isinstance(parent, int) and index >= 2 and raw[index - 2] in _UNION_LISTS
 
 
-def data_path(raw: Sequence[Any], data: object) -> tuple[str | int, ...]:
-    """Turn a Pydantic location into a path through the input data."""
+DataPath = tuple[str | int, ...]
+
+
+def _position(container: object, key: str) -> int:
+    if not isinstance(container, Mapping):
+        return 0
+    keys = [k for k in container if isinstance(k, str)]
+    return keys.index(key) if key in keys else len(keys)
+
+
+def data_path(raw: Sequence[Any], data: object) -> tuple[DataPath, tuple[int, ...]]:
+    """Turn a Pydantic location into a path through the input data, and its place in reading order.
+
+    The place holds, per step, the position of the key or item in its container, so that sorting
+    by it lists issues in the order an author reads the file; a missing key sorts after the rest.
+    """
     path: list[str | int] = []
+    place: list[int] = []
     cursor: object = data
     for index, element in enumerate(raw):
         if _is_tag(raw, index):
@@ -105,30 +124,41 @@ def data_path(raw: Sequence[Any], data: object) -> tuple[str | int, ...]:
         if isinstance(element, int) and not isinstance(element, bool):
             if not isinstance(cursor, (list, tuple)):
                 continue  # a lone value the models read as a list of one
-            cursor = cursor[element] if 0 <= element < len(cursor) else None
+            inside = 0 <= element < len(cursor)
+            cursor = cursor[element] if inside else None
             path.append(element)
+            place.append(element)
             continue
-        path.append(element if isinstance(element, str) else str(element))
-        cursor = cursor.get(element) if isinstance(cursor, Mapping) else None
-    return tuple(path)
+        key = element if isinstance(element, str) else str(element)
+        path.append(key)
+        place.append(_position(cursor, key))
+        cursor = cursor.get(key) if isinstance(cursor, Mapping) else None
+    return tuple(path), tuple(place)
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_\-]+")
 
 
 def dotted(path: Sequence[str | int]) -> str:
-    """Write a data path as ``a.b[1].c``."""
+    """Write a data path as ``a.b[1].c``; other keys as ``["k.y"]``, long ones shortened."""
     text = ""
     for element in path:
         if isinstance(element, int):
             text += f"[{element}]"
-        else:
+        elif len(element) <= MAX_SHOWN and _PLAIN_KEY.fullmatch(element):
             text += f".{element}" if text else element
+        else:
+            shown = element if len(element) <= MAX_SHOWN else element[: MAX_SHOWN - 3] + "..."
+            text += f"[{json.dumps(shown)}]"
     return text
 
 
 def issues_from(error: ValidationError, data: object) -> tuple[Issue, ...]:
-    """Translate every line of a ``ValidationError`` about ``data`` into an ``Issue``."""
-    issues: list[Issue] = []
+    """Translate each line of a ``ValidationError`` about ``data`` into issues, in reading order."""
+    placed: list[tuple[tuple[int, ...], Issue]] = []
     for line in error.errors(include_url=False):
-        loc = dotted(data_path(line["loc"], data))
+        path, place = data_path(line["loc"], data)
+        loc = dotted(path)
         if line["type"] in BUILTIN_ERROR_TYPES:
             code, message = _TYPE_RULES.get(line["type"], ("invalid", "is not valid"))
             if code in _QUOTES_FOUND:
@@ -136,7 +166,8 @@ def issues_from(error: ValidationError, data: object) -> tuple[Issue, ...]:
         else:
             # Our own codes (PydanticCustomError) carry finished messages.
             code, message = line["type"], line["msg"]
-        issue = Issue(loc, code, message)
-        if issue not in issues:
-            issues.append(issue)
-    return tuple(issues)
+        issue = Issue(loc, code, message, path=path)
+        if all(issue != seen for _, seen in placed):
+            placed.append((place, issue))
+    placed.sort(key=lambda entry: entry[0])
+    return tuple(issue for _, issue in placed)

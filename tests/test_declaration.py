@@ -1,0 +1,392 @@
+"""The parse API, defaults, flat attributes, error rendering and the registry-facing shapes."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from hermes_decl import declaration
+from hermes_decl.declaration import DeclarationError, Issue
+from hermes_decl.models import (
+    AppBundleLocation,
+    CommandLocation,
+    Declaration,
+    NoLiveness,
+    NoVersion,
+    PathLocation,
+    ServerJsonLiveness,
+    UninstallRegistryLocation,
+)
+
+FULL_APP: dict[str, Any] = {
+    "win32": {
+        "presence": "executable",
+        "location": [
+            {
+                "kind": "uninstall_registry",
+                "display_name_prefix": "Vendor App",
+                "file": "vendor.exe",
+            },
+            "%ProgramFiles%/Vendor/Vendor App */vendor.exe",
+        ],
+        "version": {"kind": "pe_resource"},
+        "liveness": {
+            "kind": "server_json",
+            "path": "%LOCALAPPDATA%/Vendor/Vendor App/McpServer/server.json",
+            "pid_key": "pid",
+            "url_key": "http",
+            "token_key": "token",
+            "endpoint_path": "/mcp",
+        },
+    },
+    "darwin": {
+        "presence": "bundle",
+        "location": [{"kind": "app_bundle", "name": "Vendor.app"}],
+        "version": {"kind": "plist"},
+    },
+    "linux": {
+        "presence": "executable",
+        "location": [
+            {"kind": "command", "name": "vendor"},
+            {"kind": "flatpak", "app_id": "com.vendor.App"},
+            {"kind": "snap", "name": "vendor"},
+        ],
+    },
+}
+
+
+def parse(app: object = None, requires: object = None) -> Declaration:
+    return declaration.parse_declaration("vendor-server", app, requires, where="plugin.yaml")
+
+
+def issues(app: object = None, requires: object = None) -> list[tuple[str, str]]:
+    with pytest.raises(DeclarationError) as caught:
+        parse(app, requires)
+    return [(issue.loc, issue.code) for issue in caught.value.issues]
+
+
+def test_the_spec_example_parses_with_every_field() -> None:
+    decl = parse(FULL_APP, {"app": True, "min_version": "2.3.0"})
+    assert decl.name == "vendor-server"
+    assert decl.app is not None
+    assert decl.app.os_families == ("win32", "darwin", "linux")
+    win = decl.app_for("win32")
+    assert win is decl.app.win32
+    assert win is decl.app.for_os("win32")
+    assert win is not None
+    assert win.app_id == "vendor-server"
+    assert win.os_family == "win32"
+    assert win.presence == "executable"
+    assert win.version_kind == "pe_resource"
+    assert win.version_arg is None
+    assert win.liveness_kind == "server_json"
+    assert win.liveness_path == "%LOCALAPPDATA%/Vendor/Vendor App/McpServer/server.json"
+    assert (win.liveness_pid_key, win.liveness_url_key, win.liveness_token_key) == (
+        "pid",
+        "http",
+        "token",
+    )
+    assert win.endpoint_path == "/mcp"
+    first, second = win.locations
+    assert isinstance(first, UninstallRegistryLocation)
+    assert (first.display_name_prefix, first.file, first.target) == (
+        "Vendor App",
+        "vendor.exe",
+        "Vendor App",
+    )
+    assert (
+        isinstance(second, PathLocation)
+        and second.path == "%ProgramFiles%/Vendor/Vendor App */vendor.exe"
+    )
+    mac = decl.app_for("darwin")
+    assert mac is not None and mac.os_family == "darwin" and mac.version_kind == "plist"
+    assert isinstance(mac.locations[0], AppBundleLocation)
+    linux = decl.app_for("linux")
+    assert linux is not None and [loc.kind for loc in linux.locations] == [
+        "command",
+        "flatpak",
+        "snap",
+    ]
+    assert (
+        decl.requires.app is True
+        and decl.requires.min_version == "2.3.0"
+        and decl.requires.gpu is None
+    )
+
+
+def test_defaults_are_filled_by_the_models() -> None:
+    decl = parse({"linux": {"presence": "executable", "location": "  /opt/app/bin  "}})
+    linux = decl.app_for("linux")
+    assert linux is not None
+    assert (
+        linux.version == NoVersion() and linux.version_kind == "none" and linux.version_arg is None
+    )
+    assert (
+        linux.liveness == NoLiveness()
+        and linux.liveness_kind == "none"
+        and linux.liveness_path is None
+    )
+    assert (linux.liveness_pid_key, linux.liveness_url_key, linux.liveness_token_key) == (
+        "pid",
+        "http",
+        "token",
+    )
+    assert linux.endpoint_path == "/mcp"
+    assert (
+        isinstance(linux.locations[0], PathLocation) and linux.locations[0].path == "/opt/app/bin"
+    )
+    assert (
+        decl.requires.app is False
+        and decl.requires.min_version is None
+        and decl.requires.gpu is None
+    )
+    assert (
+        decl.app_for("win32") is None
+        and decl.app_for("darwin") is None
+        and decl.app_for("beos") is None
+    )
+
+
+def test_liveness_defaults_and_uninstall_version_arg() -> None:
+    decl = parse(
+        {
+            "win32": {
+                "presence": "executable",
+                "location": "C:\\Vendor\\vendor.exe",
+                "version": {"kind": "uninstall_registry", "display_name_prefix": "Vendor App"},
+                "liveness": {"kind": "server_json", "path": "~/server.json"},
+            }
+        }
+    )
+    win = decl.app_for("win32")
+    assert win is not None and win.version_arg == "Vendor App"
+    assert isinstance(win.liveness, ServerJsonLiveness)
+    assert (win.liveness.pid_key, win.liveness.url_key, win.liveness.token_key) == (
+        "pid",
+        "http",
+        "token",
+    )
+    assert win.liveness.endpoint_path == "/mcp"
+
+
+def test_a_declaration_without_blocks_has_no_requirements() -> None:
+    decl = parse()
+    assert decl.app is None and decl.app_for("linux") is None
+    assert decl.requires.app is False
+
+
+def test_null_means_absent_but_empty_does_not() -> None:
+    decl = parse(
+        {"linux": {"presence": "executable", "location": "/x", "version": None}, "darwin": None},
+        None,
+    )
+    assert decl.app is not None and decl.app.os_families == ("linux",)
+    assert parse(None, {"app": None, "min_version": None, "gpu": None}).requires.app is False
+    assert parse(None, {}).requires.app is False
+    assert issues({}) == [("app", "no_os_block")]
+    assert issues({"darwin": None}) == [("app", "no_os_block")]
+    assert issues({"linux": {"presence": "executable", "location": ""}}) == [
+        ("app.linux.location", "blank")
+    ]
+    assert issues({"linux": {"presence": "executable", "location": []}}) == [
+        ("app.linux.location", "empty")
+    ]
+    assert issues({"linux": {}}) == [
+        ("app.linux.presence", "missing_key"),
+        ("app.linux.location", "missing_key"),
+    ]
+
+
+def test_several_errors_are_reported_at_once() -> None:
+    app = {
+        "win32": {
+            "presence": "exe",
+            "location": ["C:/Vendor/vendor.exe", {"kind": "app_bundle", "name": "Vendor.app"}],
+            "version": {"kind": "plist"},
+        },
+        "linux": {"presence": "executable", "location": {"kind": "snap", "name": "v", "file": "x"}},
+    }
+    assert issues(app, {"app": True, "min_versoin": "2.3", "gpu": "amd"}) == [
+        ("app.win32.presence", "invalid_choice"),
+        ("app.win32.location[1]", "kind_wrong_os"),
+        ("app.win32.version.kind", "kind_wrong_os"),
+        ("app.linux.location.file", "unknown_key"),
+        ("requires.min_versoin", "unknown_key"),
+        ("requires.gpu", "invalid_choice"),
+    ]
+
+
+CANONICAL = [
+    (
+        {"win32": {"presence": "exe", "location": "C:/v.exe"}},
+        None,
+        "plugin.yaml: app.win32.presence: must be 'executable' or 'bundle' (got 'exe')",
+    ),
+    (
+        {
+            "win32": {
+                "presence": "executable",
+                "location": ["C:/v.exe", {"kind": "app_bundle", "name": "V.app"}],
+            }
+        },
+        None,
+        "plugin.yaml: app.win32.location[1]: kind 'app_bundle' is only valid under app.darwin",
+    ),
+    (
+        None,
+        {"min_versoin": "2.3"},
+        "plugin.yaml: requires.min_versoin: unknown key (did you mean 'min_version'?)",
+    ),
+    (
+        None,
+        {"app": "true"},
+        "plugin.yaml: requires.app: must be true or false (got 'true')",
+    ),
+    (
+        None,
+        {"app": True, "min_version": 2.3},
+        "plugin.yaml: requires.min_version: must be a string (got 2.3)",
+    ),
+    (
+        {"linux": {"presence": "executable", "location": "/x"}},
+        {"app": True, "min_version": "2.3"},
+        "plugin.yaml: requires.min_version: cannot be checked: Linux has no version source and app "
+        "declares only linux",
+    ),
+    (
+        {"macos": {}},
+        None,
+        "plugin.yaml: app.macos: unknown key (expected 'win32', 'darwin' or 'linux')",
+    ),
+    (
+        {"linux": {"presence": "executable", "location": [{"kind": "flatpack", "app_id": "a.b"}]}},
+        None,
+        "plugin.yaml: app.linux.location[0].kind: must be 'command', 'flatpak' or 'snap' "
+        "(got 'flatpack'; did you mean 'flatpak'?)",
+    ),
+    (
+        {
+            "darwin": {
+                "presence": "executable",
+                "location": [{"kind": "app_bundle", "name": "V.app"}],
+            }
+        },
+        None,
+        "plugin.yaml: app.darwin.location[0]: kind 'app_bundle' finds a bundle, but this block's "
+        "presence is 'executable'",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("app", "requires", "text"), CANONICAL, ids=[t.split(": ")[1] for _, _, t in CANONICAL]
+)
+def test_canonical_messages(app: object, requires: object, text: str) -> None:
+    with pytest.raises(DeclarationError) as caught:
+        parse(app, requires)
+    assert str(caught.value) == text
+
+
+def test_long_values_are_shortened_in_messages() -> None:
+    with pytest.raises(DeclarationError) as caught:
+        parse({"linux": {"presence": "x" * 500, "location": "/x"}})
+    message = caught.value.issues[0].message
+    assert message.startswith("must be 'executable' or 'bundle' (got 'xxxx")
+    assert len(message) < 140 and "..." in message
+
+
+def test_error_shape() -> None:
+    with pytest.raises(DeclarationError) as caught:
+        declaration.parse_declaration(
+            "s", None, {"app": 1, "gpu": "amd"}, where="my-plugin/plugin.yaml"
+        )
+    error = caught.value
+    assert isinstance(error, ValueError)
+    assert error.where == "my-plugin/plugin.yaml"
+    assert error.issues == (
+        Issue("requires.app", "wrong_type", "must be true or false (got 1)"),
+        Issue("requires.gpu", "invalid_choice", "must be 'nvidia' (got 'amd')"),
+    )
+    assert all(issue.line is None and issue.column is None for issue in error.issues)
+    assert str(error).splitlines() == [
+        "my-plugin/plugin.yaml: requires.app: must be true or false (got 1)",
+        "my-plugin/plugin.yaml: requires.gpu: must be 'nvidia' (got 'amd')",
+    ]
+    copy = pickle.loads(pickle.dumps(error))
+    assert copy.issues == error.issues and copy.where == error.where
+    positioned = Issue(
+        "requires.app", "wrong_type", "must be true or false (got 1)", line=3, column=8
+    )
+    assert positioned.render("f.yaml") == "f.yaml:3:8: requires.app: must be true or false (got 1)"
+    assert (
+        Issue("", "too_deep", "is nested too deeply").render("f.yaml")
+        == "f.yaml: is nested too deeply"
+    )
+
+
+def test_parse_app_and_parse_requires() -> None:
+    block = declaration.parse_app(FULL_APP, name="vendor-server", where="plugin.yaml")
+    assert block is not None and block.os_families == ("win32", "darwin", "linux")
+    assert declaration.parse_app(None, name="x", where="w") is None
+    win = block.for_os("win32")
+    assert win is not None and win.app_id == "vendor-server"
+    requires = declaration.parse_requires(
+        {"app": True, "min_version": "2.3"}, block, where="plugin.yaml"
+    )
+    assert requires.min_version == "2.3"
+    with pytest.raises(DeclarationError) as caught:
+        declaration.parse_app({"linux": {"presence": "exe", "location": "/x"}}, name="x", where="w")
+    assert [(i.loc, i.code) for i in caught.value.issues] == [
+        ("app.linux.presence", "invalid_choice")
+    ]
+    with pytest.raises(DeclarationError) as caught:
+        declaration.parse_requires({"app": True}, None, where="w")
+    assert [(i.loc, i.code) for i in caught.value.issues] == [
+        ("requires.app", "app_block_required")
+    ]
+    linux_only = declaration.parse_app(
+        {"linux": {"presence": "executable", "location": "/x"}}, name="x", where="w"
+    )
+    with pytest.raises(DeclarationError) as caught:
+        declaration.parse_requires({"app": True, "min_version": "1"}, linux_only, where="w")
+    assert [(i.loc, i.code) for i in caught.value.issues] == [
+        ("requires.min_version", "min_version_linux_only")
+    ]
+
+
+def test_validating_a_declaration_directly_still_carries_the_name() -> None:
+    decl = Declaration.model_validate(
+        {"name": "direct", "app": {"linux": {"presence": "executable", "location": "/x"}}}
+    )
+    linux = decl.app_for("linux")
+    assert linux is not None and linux.app_id == "direct"
+
+
+def test_models_are_frozen_all_the_way_down() -> None:
+    decl = parse(FULL_APP, {"app": True})
+    win = decl.app_for("win32")
+    assert win is not None
+    targets: list[tuple[object, str]] = [
+        (decl, "name"),
+        (decl.requires, "app"),
+        (decl.app, "linux"),
+        (win, "presence"),
+        (win.version, "kind"),
+        (win.liveness, "path"),
+        (win.locations[0], "file"),
+        (win.locations[1], "path"),
+    ]
+    for model, field in targets:
+        with pytest.raises(ValidationError, match="frozen"):
+            setattr(model, field, "changed")
+    assert isinstance(win.locations, tuple)
+    assert hash(decl) == hash(parse(FULL_APP, {"app": True}))
+
+
+def _frozen_assignment_is_a_type_error(decl: Declaration, command: CommandLocation) -> None:
+    """Never called: mypy checks it; an ignore would be reported unused if its line type-checked."""
+    decl.name = "other"  # type: ignore[misc]
+    command.name = "other"  # type: ignore[misc]
