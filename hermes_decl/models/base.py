@@ -1,7 +1,7 @@
 """The frozen, strict base of every declaration model.
 
 It gives each mapping in a declaration the same treatment: keys must be strings, ``null`` means
-the key is absent, and an unknown key is reported at the key itself with the closest valid key
+a known key is absent, and an unknown key is reported at the key itself with the closest valid key
 as a suggestion.
 """
 
@@ -49,7 +49,11 @@ class FrozenModel(BaseModel):
         odd_keys = [key for key in data if not isinstance(key, str)]
         if odd_keys:
             fail("non_string_key", "keys must be strings", odd_keys[0])
-        present = {key: value for key, value in data.items() if value is not None}
+        # null means absent for a key the model knows; an unknown key stays, to be reported.
+        accepted = cls.accepted_keys()
+        present = {
+            key: value for key, value in data.items() if value is not None or key not in accepted
+        }
         try:
             return handler(present)
         except ValidationError as error:
