@@ -12,8 +12,8 @@ from hermes_decl.models.common import OsFamily, fail
 
 _SEPARATORS = re.compile(r"[\\/]")
 _DOUBLE_SEPARATOR_START = re.compile(r"[\\/]{2}")
+DRIVE_ROOT = re.compile(r"[A-Za-z]:[\\/]")
 _SCHEME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
-_DRIVE_ROOT = re.compile(r"[A-Za-z]:[\\/]")
 _TILDE = re.compile(r"~[^\\/]*(?:[\\/]|\Z)")
 _POSIX_VARIABLE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})")
 _WINDOWS_VARIABLE = re.compile(r"%[^%=/\\]+%")
@@ -35,7 +35,8 @@ def _has_url_scheme(text: str) -> bool:
     return False
 
 
-def _has_parent_segment(text: str, os_family: OsFamily | None) -> bool:
+def has_parent_segment(text: str, os_family: OsFamily | None) -> bool:
+    """Whether a path has a '..' segment, with either separator (and Windows' trimming)."""
     for segment in _SEPARATORS.split(text):
         if segment == "..":
             return True
@@ -45,11 +46,16 @@ def _has_parent_segment(text: str, os_family: OsFamily | None) -> bool:
     return False
 
 
+def starts_with_two_separators(text: str) -> bool:
+    """Whether a path starts like a UNC, device or network path (``\\\\x``, ``//x``, ``/\\x``)."""
+    return bool(_DOUBLE_SEPARATOR_START.match(text))
+
+
 def _is_rooted(text: str, os_family: OsFamily) -> bool:
     if _TILDE.match(text) or _POSIX_VARIABLE.match(text):
         return True
     if os_family == "win32":
-        return bool(_DRIVE_ROOT.match(text) or _WINDOWS_VARIABLE.match(text))
+        return bool(DRIVE_ROOT.match(text) or _WINDOWS_VARIABLE.match(text))
     return text.startswith("/")
 
 
@@ -68,7 +74,7 @@ def location_path(raw: str, os_family: OsFamily, *, allow_star: bool = True) -> 
         )
     if _has_url_scheme(text):
         fail("path_url", "must be a file path, not a URL", text)
-    if _has_parent_segment(text, os_family):
+    if has_parent_segment(text, os_family):
         fail("path_parent", "must not contain a '..' segment", text)
     if "**" in text:
         fail("path_double_star", "must not contain '**'; '*' matches text within one folder", text)
@@ -110,7 +116,7 @@ def relative_file(raw: str) -> str:
         or ":" in raw
         or _SEPARATORS.match(raw)
         or any(segment == "" for segment in segments)
-        or _has_parent_segment(raw, "win32")
+        or has_parent_segment(raw, "win32")
     ):
         fail(
             "bad_file",

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from hermes_decl.models import OsFamily
+from hermes_decl.resolver.live_host import LiveHost, default_host
+
+__all__ = ["Host", "LiveHost", "UninstallEntry", "default_host"]
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,7 @@ class Host(Protocol):
         ...
 
     def read_file(self, path: str, size: int, offset: int = 0) -> bytes | None:
-        """At most ``size`` bytes from ``offset`` of a regular file; None when not one or unreadable.
+        """At most ``size`` bytes from ``offset`` of a regular file; None if not one or unreadable.
 
         Never blocks on a FIFO or device and never reads more than asked.
         """

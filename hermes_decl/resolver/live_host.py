@@ -1,0 +1,272 @@
+"""The live host: the only code that touches the real machine.
+
+It reads the real filesystem, ``os.environ``, the user database (``pwd`` on POSIX),
+``platform.machine()`` and, on Windows only, the registry through ``winreg``. Per-OS code sits in
+positive ``if sys.platform == "win32":`` blocks so mypy checks each branch for its platform. The
+file primitives are module functions so ``RootedHost`` reuses them on its mapped paths.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import stat
+import sys
+import threading
+from typing import TYPE_CHECKING
+
+from hermes_decl.models import OsFamily
+from hermes_decl.resolver.pathsearch import search_path
+
+if TYPE_CHECKING:
+    # Types only: ``host`` re-exports ``LiveHost``, so importing it here at run time would be
+    # an import cycle.
+    from hermes_decl.resolver.host import UninstallEntry
+
+MAX_DIR_ENTRIES = 4096
+"""``list_dir`` returns at most this many names: the first ones the OS yields, sorted."""
+
+READ_CHUNK = 1 << 20
+"""``read_file`` reads in chunks of at most this many bytes, so a huge ``size`` costs nothing."""
+
+if sys.platform == "win32":
+    OPEN_FLAGS = os.O_RDONLY | os.O_BINARY | os.O_NOINHERIT
+else:
+    # O_NONBLOCK: opening a FIFO must not wait for a writer. O_NOFOLLOW is deliberately not
+    # used: symlinks are followed, like every other host method.
+    OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+"""How ``read_file`` opens: read-only, never blocking on open, not inherited by children."""
+
+_PATH_ERRORS = (OSError, ValueError, OverflowError)
+"""What the os module raises for a path it cannot use: missing, denied, NUL byte, too long."""
+
+
+def current_os_family() -> OsFamily:
+    """The OS family this Python runs on (anything not Windows or macOS counts as Linux)."""
+    if sys.platform == "win32":
+        return "win32"
+    elif sys.platform == "darwin":
+        return "darwin"
+    else:
+        return "linux"
+
+
+def path_is_file(path: str) -> bool:
+    """Whether ``path`` is a regular file, symlinks followed; never raises."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except _PATH_ERRORS:
+        return False
+
+
+def path_is_dir(path: str) -> bool:
+    """Whether ``path`` is a directory, symlinks followed; never raises."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except _PATH_ERRORS:
+        return False
+
+
+def list_dir_names(path: str) -> tuple[str, ...]:
+    """Up to ``MAX_DIR_ENTRIES`` entry names of a directory, sorted; empty when it cannot be listed.
+
+    On POSIX a name that is not valid UTF-8 comes back surrogate-escaped (as ``os.listdir`` gives
+    it) and still works as a path component for the other primitives.
+    """
+    names: list[str] = []
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                names.append(entry.name)
+                if len(names) >= MAX_DIR_ENTRIES:
+                    break
+    except _PATH_ERRORS:
+        return ()
+    return tuple(sorted(names))
+
+
+def read_regular_file(path: str, size: int, offset: int = 0) -> bytes | None:
+    """At most ``size`` bytes from ``offset`` of a regular file; None otherwise. Never raises.
+
+    The file is opened non-blocking (a FIFO cannot stall the open) and the open descriptor is
+    fstat'ed: anything but a regular file is refused before a single byte is read. Files whose
+    reported size is zero (``/proc``) are still read, up to ``size`` bytes.
+    """
+    if size < 0 or offset < 0:
+        return None
+    if not path_is_file(path):
+        return None  # never even open a device or a FIFO
+    try:
+        fd = os.open(path, OPEN_FLAGS)
+    except _PATH_ERRORS:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return _read_at(fd, size, offset)
+    except _PATH_ERRORS:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read_at(fd: int, size: int, offset: int) -> bytes:
+    """Up to ``size`` bytes of ``fd`` from ``offset``, in bounded chunks, stopping at the end."""
+    chunks: list[bytes] = []
+    remaining = size
+    if sys.platform == "win32":
+        os.lseek(fd, offset, os.SEEK_SET)
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, READ_CHUNK))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    else:
+        position = offset
+        while remaining > 0:
+            chunk = os.pread(fd, min(remaining, READ_CHUNK), position)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+            position += len(chunk)
+    return b"".join(chunks)
+
+
+def read_link(path: str) -> str | None:
+    """The target text of a symbolic link, or None when ``path`` is not one (or is unreadable)."""
+    try:
+        return os.readlink(path)
+    except _PATH_ERRORS:
+        return None
+
+
+class LiveHost:
+    """The machine this Python runs on.
+
+    ``os_family`` defaults to the running OS; forcing another one changes how the host answers
+    (environment case, PATH separator, PATHEXT) but not what it reads. The registry is only read
+    when actually running on Windows.
+    """
+
+    def __init__(self, os_family: OsFamily | None = None) -> None:
+        self._os_family: OsFamily = os_family or current_os_family()
+
+    def __repr__(self) -> str:
+        return f"LiveHost(os_family={self._os_family!r})"
+
+    @property
+    def os_family(self) -> OsFamily:
+        """The OS family this host answers for."""
+        return self._os_family
+
+    def getenv(self, name: str) -> str | None:
+        """An environment variable, or None; case-insensitive when the host is win32."""
+        if not name or "\0" in name or "=" in name:
+            return None
+        if self._os_family == "win32" and sys.platform != "win32":
+            wanted = name.upper()
+            return next((v for k, v in os.environ.items() if k.upper() == wanted), None)
+        return os.environ.get(name)
+
+    def home(self) -> str | None:
+        """The current user's home: HOME (or USERPROFILE on Windows), else the user database."""
+        if sys.platform == "win32":
+            profile = os.environ.get("USERPROFILE")
+            if profile:
+                return profile
+            drive, rest = os.environ.get("HOMEDRIVE", ""), os.environ.get("HOMEPATH", "")
+            return drive + rest if drive and rest else None
+        else:
+            home = os.environ.get("HOME")
+            if home:
+                return home
+            import pwd
+
+            try:
+                return pwd.getpwuid(os.getuid()).pw_dir or None
+            except (KeyError, OSError):
+                return None
+
+    def user_home(self, user: str) -> str | None:
+        """Another user's home from the user database on POSIX; None on Windows or when unknown."""
+        if not user or "\0" in user or "/" in user:
+            return None
+        if sys.platform == "win32":
+            return None  # Windows has no user database lookup by name without a library call
+        else:
+            import pwd
+
+            try:
+                return pwd.getpwnam(user).pw_dir or None
+            except (KeyError, OSError, ValueError):
+                return None
+
+    def is_file(self, path: str) -> bool:
+        """Whether ``path`` is a regular file (symlinks followed); never raises."""
+        return path_is_file(path)
+
+    def is_dir(self, path: str) -> bool:
+        """Whether ``path`` is a directory (symlinks followed); never raises."""
+        return path_is_dir(path)
+
+    def list_dir(self, path: str) -> tuple[str, ...]:
+        """Entry names of a directory, sorted, at most ``MAX_DIR_ENTRIES``; empty on error."""
+        return list_dir_names(path)
+
+    def read_file(self, path: str, size: int, offset: int = 0) -> bytes | None:
+        """At most ``size`` bytes from ``offset`` of a regular file; None when not one."""
+        return read_regular_file(path, size, offset)
+
+    def which(self, name: str) -> str | None:
+        """A command on PATH (PATHEXT on Windows); any regular file counts, as in SPEC 6.3."""
+        return search_path(
+            name,
+            os_family=self._os_family,
+            path=self.getenv("PATH"),
+            pathext=self.getenv("PATHEXT"),
+            is_file=self.is_file,
+        )
+
+    def uninstall_entries(self) -> tuple[UninstallEntry, ...]:
+        """Uninstall entries from the real registry on Windows; empty elsewhere."""
+        if sys.platform == "win32":
+            import winreg
+
+            from hermes_decl.resolver.winregistry import read_uninstall_entries
+
+            return read_uninstall_entries(winreg)
+        else:
+            return ()
+
+    def display_device_ids(self) -> tuple[str, ...]:
+        """Display adapters' ``MatchingDeviceId`` from the real registry on Windows; else empty."""
+        if sys.platform == "win32":
+            import winreg
+
+            from hermes_decl.resolver.winregistry import read_display_device_ids
+
+            return read_display_device_ids(winreg)
+        else:
+            return ()
+
+    def machine(self) -> str:
+        """The CPU architecture as the OS reports it (``platform.machine()``)."""
+        return platform.machine()
+
+
+_default_host_lock = threading.Lock()
+_default_host: LiveHost | None = None
+
+
+def default_host() -> LiveHost:
+    """The process's one live host, what ``host=None`` means everywhere (created on first use).
+
+    Sharing one object lets per-host caches such as ``gpu_class``'s serve every caller.
+    """
+    global _default_host
+    with _default_host_lock:
+        if _default_host is None:
+            _default_host = LiveHost()
+        return _default_host
