@@ -1,0 +1,64 @@
+"""The two gates a host applies: an MCP server's tools and the skills that name an app (SPEC 9)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+
+from hermes_decl.registry import lookup
+from hermes_decl.resolver.availability import availability
+from hermes_decl.resolver.host import Host
+
+_log = logging.getLogger("hermes_decl")
+
+REQUIRES_APPS_KEY = "requires_apps"
+"""The skill frontmatter key that names the declared servers a skill needs."""
+
+
+def _offerable(server_name: str, host: Host | None) -> bool | None:
+    """Whether a registered server is offerable; None when it has no registration."""
+    decl = lookup(server_name)
+    if decl is None:
+        return None
+    try:
+        return availability(decl, host=host).offerable
+    except Exception:
+        _log.exception("evaluating %s failed; it is not offered", server_name)
+        return False
+
+
+def make_check_fn(
+    server_name: str, is_connected: Callable[[], object], *, host: Host | None = None
+) -> Callable[[], bool]:
+    """A zero-argument check for the tool registry: connected, and offerable when registered.
+
+    The registry is read on every call, so a registration made later takes effect; a server
+    without a registration keeps its connection-only check, and a failure counts as not offerable.
+    """
+
+    def check() -> bool:
+        try:
+            if not is_connected():
+                return False
+        except Exception:
+            _log.exception("the connection check of %s failed", server_name)
+            return False
+        return _offerable(server_name, host) is not False
+
+    return check
+
+
+def skill_matches_apps(frontmatter: Mapping[str, object], *, host: Host | None = None) -> bool:
+    """Whether a skill may be offered: every server its ``requires_apps`` names is offerable.
+
+    A string counts as a list of one; an unknown name, or anything that is not a name, hides the
+    skill (fail closed). A skill without ``requires_apps`` is not filtered.
+    """
+    names = frontmatter.get(REQUIRES_APPS_KEY)
+    if names is None:
+        return True
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, (list, tuple)):
+        return False
+    return all(isinstance(name, str) and _offerable(name, host) is True for name in names)

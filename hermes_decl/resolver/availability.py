@@ -1,0 +1,177 @@
+"""The one evaluation every reader uses: can a declared server be offered on this host (SPEC 8)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, OsFamily
+from hermes_decl.models.common import OS_NAMES
+from hermes_decl.resolver.app import Candidate, locate
+from hermes_decl.resolver.found_version import read_version
+from hermes_decl.resolver.gpu import GpuClass, gpu_class
+from hermes_decl.resolver.host import Host
+from hermes_decl.resolver.live_host import default_host
+from hermes_decl.versions import satisfies, version_key
+
+
+class AvailabilityState(str, Enum):
+    """What an evaluation concluded; a ``str`` so that ``state == "available"`` holds."""
+
+    AVAILABLE = "available"
+    INSTALLED_NOT_RUNNING = "installed_not_running"
+    """Reserved vocabulary: this evaluator never produces it."""
+    MISSING_APP = "missing_app"
+    VERSION_TOO_OLD = "version_too_old"
+    UNSUPPORTED_OS = "unsupported_os"
+    UNSUPPORTED_GPU = "unsupported_gpu"
+    NO_REQUIREMENTS = "no_requirements"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_OFFERABLE = frozenset({AvailabilityState.AVAILABLE, AvailabilityState.NO_REQUIREMENTS})
+
+
+@dataclass(frozen=True)
+class Availability:
+    """The verdict on one declaration on one host, with what was examined to reach it."""
+
+    state: AvailabilityState
+    version: str | None = None
+    """The version read, when one was."""
+    path: str | None = None
+    """Where the application was found, or the first place looked."""
+    min_version: str | None = None
+    """The declaration's ``requires.min_version``."""
+    name: str = ""
+    """The declaration's name, used in sentences when no display name is given."""
+    os_family: OsFamily | None = None
+    """The OS family evaluated; None when nothing needed it."""
+    gpu: GpuClass | None = None
+    """The host's GPU class, when the declaration required a GPU."""
+    trace: tuple[Candidate, ...] = ()
+    """Every place examined, in order, with its outcome and the version read there."""
+
+    @property
+    def offerable(self) -> bool:
+        """Whether the server may be offered: ``available`` or ``no_requirements``."""
+        return self.state in _OFFERABLE
+
+    def __bool__(self) -> bool:
+        raise TypeError("an Availability has no truth value: read .offerable or .state")
+
+    def sentence(self, app_name: str | None = None) -> str:
+        """The sentence a user reads about this verdict."""
+        app = app_name or self.name
+        state = self.state
+        if state is AvailabilityState.MISSING_APP:
+            return f"{app} is not installed. Install {app}, then try again."
+        if state is AvailabilityState.VERSION_TOO_OLD:
+            found = f"version {self.version}" if self.version else "whose version could not be read"
+            return (
+                f"{app} {found} is too old; version {self.min_version} or newer is required. "
+                f"Update {app}, then try again."
+            )
+        if state is AvailabilityState.UNSUPPORTED_OS:
+            os_name = OS_NAMES[self.os_family] if self.os_family else "this operating system"
+            return f"{app} is not available on {os_name}."
+        if state is AvailabilityState.UNSUPPORTED_GPU:
+            return (
+                f"{app} needs an NVIDIA GPU; none was found on this machine. "
+                f"Use {app} on a machine with an NVIDIA GPU."
+            )
+        if state is AvailabilityState.INSTALLED_NOT_RUNNING:
+            return f"{app} is installed but not running. Start {app}, then try again."
+        if state is AvailabilityState.AVAILABLE:
+            return f"{app} {self.version} is available." if self.version else f"{app} is available."
+        return f"{app} has no application or GPU requirements."
+
+    def refusal(self, server_name: str | None = None) -> str:
+        """One line saying why an install or offer was refused, e.g. for a host's log."""
+        name = server_name or self.name
+        if self.state is AvailabilityState.UNSUPPORTED_GPU:
+            return f"{name} is unavailable: unsupported_gpu, needs an NVIDIA GPU."
+        return f"{name} is unavailable: {self.state.value}."
+
+
+def availability(
+    decl: Declaration, *, host: Host | None = None, os_family: OsFamily | None = None
+) -> Availability:
+    """Evaluate a declaration on a host (the live machine by default) in SPEC 8's decision order."""
+    if os_family is not None and os_family not in OS_FAMILIES:
+        raise ValueError(f"os_family must be one of {', '.join(OS_FAMILIES)} (got {os_family!r})")
+    requires = decl.requires
+    verdict = Availability(
+        AvailabilityState.NO_REQUIREMENTS, name=decl.name, min_version=requires.min_version
+    )
+    if not requires.app and requires.gpu is None:
+        return verdict
+    if host is None:
+        host = default_host()
+    family = os_family or host.os_family
+    verdict = replace(verdict, os_family=family)
+    app_def = decl.app_for(family)
+    if requires.app and app_def is None:
+        return replace(verdict, state=AvailabilityState.UNSUPPORTED_OS)
+    if requires.gpu is not None:
+        found_gpu = gpu_class(host)
+        verdict = replace(verdict, gpu=found_gpu)
+        if found_gpu not in (requires.gpu, GpuClass.UNKNOWN):
+            return replace(verdict, state=AvailabilityState.UNSUPPORTED_GPU)
+    if app_def is None or not requires.app:
+        return verdict
+    return _locate_and_compare(verdict, app_def, family, host)
+
+
+def _locate_and_compare(
+    verdict: Availability, app_def: AppDef, os_family: OsFamily, host: Host
+) -> Availability:
+    # A block without a version source (Linux beside other blocks) is gated on presence only.
+    minimum = verdict.min_version if app_def.version_kind != "none" else None
+    trace: list[Candidate] = []
+    first_place: str | None = None
+    first_present: Candidate | None = None
+    best: Candidate | None = None
+    for candidate in locate(app_def, os_family, host):
+        if first_place is None and candidate.path is not None:
+            first_place = candidate.path
+        if candidate.outcome != "present" or candidate.path is None:
+            trace.append(candidate)
+            continue
+        has_source = app_def.version_kind != "none"
+        version = read_version(app_def, candidate.path, os_family, host) if has_source else None
+        candidate = replace(candidate, version=version)
+        trace.append(candidate)
+        if minimum is None or satisfies(version, minimum):
+            return replace(
+                verdict,
+                state=AvailabilityState.AVAILABLE,
+                version=version,
+                path=candidate.path,
+                trace=tuple(trace),
+            )
+        first_present = first_present or candidate
+        if _higher(candidate.version, best.version if best else None):
+            best = candidate
+    if first_present is None:
+        return replace(
+            verdict, state=AvailabilityState.MISSING_APP, path=first_place, trace=tuple(trace)
+        )
+    chosen = best or first_present
+    return replace(
+        verdict,
+        state=AvailabilityState.VERSION_TOO_OLD,
+        version=chosen.version,
+        path=chosen.path,
+        trace=tuple(trace),
+    )
+
+
+def _higher(version: str | None, than: str | None) -> bool:
+    key = version_key(version) if version is not None else None
+    if key is None:
+        return False
+    other = version_key(than) if than is not None else None
+    return other is None or key > other
