@@ -93,3 +93,11 @@ def test_location_kinds_table_rows() -> None:
     }
     for kind, entry in LOCATION_KINDS.items():
         assert kind == entry.model.KIND and entry.key in entry.model.model_fields
+
+
+def test_every_location_kind_has_exactly_one_locator() -> None:
+    from hermes_decl.resolver import app as resolver_app
+
+    assert set(resolver_app._LOCATORS) == {variant.KIND for variant in models.KIND_LOCATIONS}
+    for kind, entry in LOCATION_KINDS.items():
+        assert entry.locate is resolver_app._LOCATORS[kind]
