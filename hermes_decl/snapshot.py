@@ -1,0 +1,115 @@
+"""Host snapshots: a machine described in YAML or JSON, loaded into a ``FakeHost``.
+
+``hermes-decl explain --host SNAPSHOT`` evaluates declarations on such a machine, so a plugin
+author can ask "what would a Windows machine with version 2.2 installed say?" from anywhere.
+A snapshot is validated like a declaration: strict, every problem reported at once.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field, TypeAdapter, ValidationError
+
+from hermes_decl.errors import DeclarationError, Issue, issues_from
+from hermes_decl.models.app import one_of
+from hermes_decl.models.base import FrozenModel
+from hermes_decl.models.common import OS_FAMILIES, OsFamily
+from hermes_decl.testing import FakeHost
+
+
+class SnapshotFile(FrozenModel):
+    """A regular file; with ``pe_version`` its bytes are a minimal PE carrying that version."""
+
+    path: str = Field(description="The file's absolute path on the snapshot machine.")
+    pe_version: str | None = Field(default=None, description="A file version such as '2.3.0.1'.")
+
+    @classmethod
+    def _prepare_input(cls, data: object) -> object:
+        return {"path": data} if isinstance(data, str) else data
+
+
+class SnapshotBundle(FrozenModel):
+    """A macOS bundle; ``version`` goes into its Info.plist."""
+
+    path: str = Field(description="The bundle's absolute path, e.g. /Applications/Vendor.app.")
+    version: str | None = Field(default=None, description="CFBundleShortVersionString.")
+
+
+class SnapshotUninstallEntry(FrozenModel):
+    """A Windows uninstall entry."""
+
+    display_name: str | None = None
+    display_version: str | None = None
+    install_location: str | None = None
+
+
+class SnapshotPciDevice(FrozenModel):
+    """A Linux PCI device as sysfs shows it."""
+
+    vendor: str = Field(description="The vendor id, e.g. 0x10de.")
+    device_class: str = Field(default="0x030000", alias="class", description="The PCI class.")
+
+
+class HostSnapshot(FrozenModel):
+    """A whole machine: OS, environment, files, bundles, uninstall entries and GPU facts."""
+
+    os_family: Annotated[OsFamily, one_of(OS_FAMILIES)] = Field(description="win32, darwin or linux.")
+    env: dict[str, str] = Field(default_factory=dict, description="Environment variables.")
+    home: str | None = Field(default=None, description="The user's home directory.")
+    machine: str = Field(default="x86_64", description="The CPU architecture, e.g. arm64.")
+    files: tuple[SnapshotFile, ...] = Field(
+        default=(), description="Regular files: a path, or {path, pe_version}."
+    )
+    dirs: tuple[str, ...] = Field(default=(), description="Directories.")
+    bundles: tuple[SnapshotBundle, ...] = Field(default=(), description="macOS bundles.")
+    uninstall_entries: tuple[SnapshotUninstallEntry, ...] = Field(default=())
+    display_devices: tuple[str, ...] = Field(default=(), description="Windows MatchingDeviceIds.")
+    pci_devices: tuple[SnapshotPciDevice, ...] = Field(default=(), description="Linux PCI devices.")
+    nvidia_proc: bool = Field(default=False, description="Whether /proc/driver/nvidia/version exists.")
+
+    def to_host(self) -> FakeHost:
+        """A ``FakeHost`` set up as the snapshot describes."""
+        host = FakeHost(self.os_family, env=self.env, home=self.home, machine=self.machine)
+        for directory in self.dirs:
+            host.add_dir(directory)
+        for file in self.files:
+            if file.pe_version is not None:
+                host.add_pe(file.path, file.pe_version)
+            else:
+                host.add_file(file.path)
+        for bundle in self.bundles:
+            host.add_bundle(bundle.path, bundle.version)
+        for entry in self.uninstall_entries:
+            host.add_uninstall_entry(entry.display_name, entry.display_version, entry.install_location)
+        for device_id in self.display_devices:
+            host.add_display_device(device_id)
+        for device in self.pci_devices:
+            host.add_pci_device(vendor=device.vendor, device_class=device.device_class)
+        if self.nvidia_proc:
+            host.add_nvidia_proc()
+        return host
+
+
+_SNAPSHOT = TypeAdapter(HostSnapshot)
+
+
+def _as_lists(data: Any) -> Any:
+    """YAML gives lists; the frozen models hold tuples."""
+    if isinstance(data, dict):
+        return {key: _as_lists(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return tuple(_as_lists(item) for item in data)
+    return data
+
+
+def host_from_snapshot(data: object, *, where: str) -> FakeHost:
+    """Validate snapshot data and build its host; every problem is one issue of a ``DeclarationError``."""
+    try:
+        snapshot = _SNAPSHOT.validate_python(_as_lists(data))
+    except ValidationError as error:
+        raise DeclarationError(where, issues_from(error, data)) from None
+    try:
+        return snapshot.to_host()
+    except ValueError as error:  # FakeHost refuses what makes no sense for the snapshot's OS
+        raise DeclarationError(where, [Issue("", "bad_snapshot", str(error))]) from None
