@@ -1,0 +1,1 @@
+"""Benchmarks for hermes_decl; run them with ``python -m bench``."""
