@@ -54,7 +54,9 @@ class SnapshotPciDevice(FrozenModel):
 class HostSnapshot(FrozenModel):
     """A whole machine: OS, environment, files, bundles, uninstall entries and GPU facts."""
 
-    os_family: Annotated[OsFamily, one_of(OS_FAMILIES)] = Field(description="win32, darwin or linux.")
+    os_family: Annotated[OsFamily, one_of(OS_FAMILIES)] = Field(
+        description="win32, darwin or linux."
+    )
     env: dict[str, str] = Field(default_factory=dict, description="Environment variables.")
     home: str | None = Field(default=None, description="The user's home directory.")
     machine: str = Field(default="x86_64", description="The CPU architecture, e.g. arm64.")
@@ -66,7 +68,9 @@ class HostSnapshot(FrozenModel):
     uninstall_entries: tuple[SnapshotUninstallEntry, ...] = Field(default=())
     display_devices: tuple[str, ...] = Field(default=(), description="Windows MatchingDeviceIds.")
     pci_devices: tuple[SnapshotPciDevice, ...] = Field(default=(), description="Linux PCI devices.")
-    nvidia_proc: bool = Field(default=False, description="Whether /proc/driver/nvidia/version exists.")
+    nvidia_proc: bool = Field(
+        default=False, description="Whether /proc/driver/nvidia/version exists."
+    )
 
     def to_host(self) -> FakeHost:
         """A ``FakeHost`` set up as the snapshot describes."""
@@ -81,7 +85,9 @@ class HostSnapshot(FrozenModel):
         for bundle in self.bundles:
             host.add_bundle(bundle.path, bundle.version)
         for entry in self.uninstall_entries:
-            host.add_uninstall_entry(entry.display_name, entry.display_version, entry.install_location)
+            host.add_uninstall_entry(
+                entry.display_name, entry.display_version, entry.install_location
+            )
         for device_id in self.display_devices:
             host.add_display_device(device_id)
         for device in self.pci_devices:
@@ -104,7 +110,7 @@ def _as_lists(data: Any) -> Any:
 
 
 def host_from_snapshot(data: object, *, where: str) -> FakeHost:
-    """Validate snapshot data and build its host; every problem is one issue of a ``DeclarationError``."""
+    """Validate snapshot data and build its host; each problem is an issue of a DeclarationError."""
     try:
         snapshot = _SNAPSHOT.validate_python(_as_lists(data))
     except ValidationError as error:
