@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import plistlib
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from hermes_decl.declaration import parse_declaration
-from hermes_decl.models import Declaration
+from hermes_decl.models import Declaration, OsFamily
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.live_host import LiveHost
 from hermes_decl.resolver.rooted_host import RootedHost
@@ -20,7 +21,23 @@ from hermes_decl.resolver.rooted_host import RootedHost
 FIXTURES = Path(__file__).parent / "fixtures"
 VERSION64 = (FIXTURES / "pe" / "version64.exe").read_bytes()  # file version 2.3.0.12594
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="real POSIX file trees")
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="real POSIX file trees")
+
+if sys.platform == "win32":
+
+    def make_fifo(path: Path) -> None:
+        raise NotImplementedError
+
+    def is_root() -> bool:
+        return False
+
+else:
+
+    def make_fifo(path: Path) -> None:
+        os.mkfifo(path)
+
+    def is_root() -> bool:
+        return os.geteuid() == 0
 
 
 def decl(app: dict[str, Any], **requires: Any) -> Declaration:
@@ -132,7 +149,7 @@ def test_a_bundle_with_a_binary_plist(tmp_path: Path) -> None:
 
 def fifo_as_plist(root: Path) -> dict[str, Any]:
     (root / "Thing.app/Contents").mkdir(parents=True)
-    os.mkfifo(root / "Thing.app/Contents/Info.plist")  # a bundle needs a regular Info.plist
+    make_fifo(root / "Thing.app/Contents/Info.plist")  # a bundle needs a regular Info.plist
     return {
         "darwin": {
             "presence": "bundle",
@@ -143,7 +160,7 @@ def fifo_as_plist(root: Path) -> dict[str, Any]:
 
 
 def fifo_as_executable(root: Path) -> dict[str, Any]:
-    os.mkfifo(root / "thing")
+    make_fifo(root / "thing")
     return {"linux": {"presence": "executable", "location": str(root / "thing")}}
 
 
@@ -202,7 +219,7 @@ HOSTILE: dict[str, tuple[Callable[[Path], dict[str, Any]], dict[str, str], str]]
     "unreadable-plist": (
         unreadable_plist,
         {"min_version": "1"},
-        "version_too_old" if os.geteuid() != 0 else "available",
+        "available" if is_root() else "version_too_old",
     ),
     "non-utf8-names": (non_utf8_names, {}, "available"),
 }
@@ -215,6 +232,7 @@ def test_hostile_trees_give_a_state_quickly(
     app = build(tmp_path)
     host: Any = RootedHost(tmp_path, os_family="win32") if "win32" in app else LiveHost()
     started = time.monotonic()
-    result = availability(decl(app, **requires), host=host, os_family=next(iter(app)))  # type: ignore[arg-type]
+    os_family: OsFamily = "win32" if "win32" in app else "darwin" if "darwin" in app else "linux"
+    result = availability(decl(app, **requires), host=host, os_family=os_family)
     assert result.state == state
     assert time.monotonic() - started < 5
