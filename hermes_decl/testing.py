@@ -9,6 +9,7 @@ the real filesystem, environment or registry, and every question asked is counte
     host.add_pe(r"C:\\Program Files\\Vendor\\studio.exe", "24.1.0.7")
     host.add_uninstall_entry("Vendor Studio", "24.1", r"C:\\Program Files\\Vendor")
     host.add_display_device(r"PCI\\VEN_10DE&DEV_2684")
+    host.add_process(4242)
     ...
     assert host.calls["uninstall_entries"] == 1
 
@@ -70,6 +71,7 @@ class FakeHost:
         self._children: dict[str, dict[str, str]] = {}
         self._uninstall: list[UninstallEntry] = []
         self._display_ids: list[str] = []
+        self._pids: set[int] = set()
         self.calls: Counter[str] = Counter()
         self.call_log: list[tuple[str, tuple[object, ...]]] = []
         self._dirs.add(self._root_key())
@@ -158,6 +160,18 @@ class FakeHost:
         """``/proc/driver/nvidia/version``, as the NVIDIA kernel driver creates it (linux only)."""
         self._require("linux", "add_nvidia_proc")
         return self.add_file("/proc/driver/nvidia/version", NVIDIA_PROC_VERSION)
+
+    def add_process(self, pid: int) -> FakeHost:
+        """A running process with this id (``process_alive(pid)`` answers True)."""
+        if isinstance(pid, bool) or not isinstance(pid, int):
+            raise TypeError(f"a process id is an int, got {type(pid).__name__}")
+        self._pids.add(pid)
+        return self
+
+    def end_process(self, pid: int) -> FakeHost:
+        """The process with this id exits (nothing happens when there is none)."""
+        self._pids.discard(pid)
+        return self
 
     def set_env(self, name: str, value: str | None) -> FakeHost:
         """Set an environment variable, or unset it with ``None`` (names ignore case on win32)."""
@@ -248,6 +262,11 @@ class FakeHost:
         """The architecture given to the constructor."""
         self._record("machine")
         return self._machine
+
+    def process_alive(self, pid: int) -> bool:
+        """Whether a process with this id was added (and has not ended)."""
+        self._record("process_alive", pid)
+        return not isinstance(pid, bool) and pid in self._pids
 
     # -- internals ---------------------------------------------------------------------------
 

@@ -324,6 +324,9 @@ class SlottedHost:
     def machine(self) -> str:
         return self.inner.machine()
 
+    def process_alive(self, pid: int) -> bool:
+        return self.inner.process_alive(pid)
+
 
 def test_hosts_without_weak_references_are_cached_too() -> None:
     inner = FakeHost().add_nvidia_proc()

@@ -13,9 +13,11 @@ import pytest
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.live_host import (
     MAX_DIR_ENTRIES,
+    MAX_PID,
     LiveHost,
     current_os_family,
     default_host,
+    pid_exists,
     read_regular_file,
 )
 
@@ -229,3 +231,22 @@ def test_default_host_is_one_live_host() -> None:
     assert isinstance(default_host(), LiveHost)
     assert default_host() is default_host()
     assert default_host().os_family == current_os_family()
+
+
+def test_this_process_is_alive(host: LiveHost) -> None:
+    assert host.process_alive(os.getpid())
+    assert pid_exists(os.getpid())
+
+
+@pytest.mark.parametrize("pid", [0, -1, -os.getpid(), MAX_PID + 1, 2**64, True, False])
+def test_out_of_range_pids_are_never_alive(host: LiveHost, pid: int) -> None:
+    # 0 and negative ids would signal process groups through kill(); they never reach the OS.
+    assert host.process_alive(pid) is False
+
+
+def test_an_exited_process_is_not_alive(host: LiveHost) -> None:
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait(timeout=60)
+    assert host.process_alive(child.pid) is False

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import pytest
 
-from hermes_decl.resolver.live_host import OPEN_FLAGS, LiveHost
+from hermes_decl.resolver.live_host import OPEN_FLAGS, LiveHost, posix_pid_exists
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX filesystem behaviour")
 
@@ -157,3 +157,28 @@ def test_home_and_user_home(host: LiveHost) -> None:
     assert host.user_home("hermes-decl-no-such-user") is None
     for odd in ("", "a/b", "a\0b"):
         assert host.user_home(odd) is None
+
+
+def test_another_users_process_is_alive(host: LiveHost) -> None:
+    # pid 1 always exists; unless we are root, kill(1, 0) fails with EPERM, which means "exists".
+    assert host.process_alive(1)
+
+
+@pytest.mark.parametrize(
+    ("error", "alive"),
+    [
+        (ProcessLookupError(3, "No such process"), False),
+        (PermissionError(1, "Operation not permitted"), True),
+        (OSError(22, "Invalid argument"), False),
+        (OverflowError("signed integer is greater than maximum"), False),
+    ],
+)
+def test_kill_errors_are_answers_not_exceptions(error: Exception, alive: bool) -> None:
+    sent: list[tuple[int, int]] = []
+
+    def fake_kill(pid: int, signal: int) -> None:
+        sent.append((pid, signal))
+        raise error
+
+    assert posix_pid_exists(4242, fake_kill) is alive
+    assert sent == [(4242, 0)]  # signal 0: a check, never a real signal

@@ -260,3 +260,16 @@ def test_no_path_ever_resolves_outside_the_root(escape_tree: Path, segments: lis
     real = host.real_path("/" + "/".join(segments))
     if real is not None:
         assert os.path.commonpath([real, str(escape_tree)]) == str(escape_tree)
+
+
+def test_live_processes_are_the_ones_given() -> None:
+    host = RootedHost(HOSTS / "no-sysfs", live_pids=[4242, 7])
+    assert host.process_alive(4242)
+    assert host.process_alive(7)
+    assert not host.process_alive(1)
+    assert not host.process_alive(os.getpid()) or os.getpid() in (4242, 7)
+    assert not RootedHost(HOSTS / "no-sysfs").process_alive(1)
+
+
+def test_a_bool_is_not_a_process_id() -> None:
+    assert not RootedHost(HOSTS / "no-sysfs", live_pids=[1]).process_alive(True)

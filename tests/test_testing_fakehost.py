@@ -347,6 +347,7 @@ def test_every_protocol_call_is_counted_and_logged(os_family: OsFamily) -> None:
     host.uninstall_entries()
     host.display_device_ids()
     host.machine()
+    host.process_alive(7)
     host.is_file(root)
     methods = [
         "getenv",
@@ -360,6 +361,7 @@ def test_every_protocol_call_is_counted_and_logged(os_family: OsFamily) -> None:
         "uninstall_entries",
         "display_device_ids",
         "machine",
+        "process_alive",
     ]
     assert host.calls == Counter({**dict.fromkeys(methods, 1), "is_file": 2})
     assert [method for method, _args in host.call_log] == [*methods, "is_file"]
@@ -386,7 +388,27 @@ def test_every_protocol_method_is_counted() -> None:
         "uninstall_entries",
         "display_device_ids",
         "machine",
+        "process_alive",
     }
+
+
+def test_processes_can_start_and_end() -> None:
+    host = FakeHost().add_process(4242).add_process(7)
+    assert host.process_alive(4242)
+    assert not host.process_alive(8)
+    assert not host.process_alive(True)  # a bool is not a process id, even though True == 1
+    host.end_process(4242).end_process(99)
+    assert not host.process_alive(4242)
+    assert host.process_alive(7)
+    assert host.calls["process_alive"] == 5
+    assert host.call_log[-1] == ("process_alive", (7,))
+
+
+def test_add_process_insists_on_an_int() -> None:
+    with pytest.raises(TypeError, match="int"):
+        FakeHost().add_process(True)
+    with pytest.raises(TypeError, match="int"):
+        FakeHost().add_process("42")  # type: ignore[arg-type]
 
 
 def test_repr() -> None:

@@ -81,3 +81,7 @@ class Host(Protocol):
     def machine(self) -> str:
         """The CPU architecture as the OS names it (``x86_64``, ``arm64``, ``AMD64``…)."""
         ...
+
+    def process_alive(self, pid: int) -> bool:
+        """Whether a process with this id exists (another user's counts); never raises."""
+        ...

@@ -1,9 +1,11 @@
 """The live host: the only code that touches the real machine.
 
 It reads the real filesystem, ``os.environ``, the user database (``pwd`` on POSIX),
-``platform.machine()`` and, on Windows only, the registry through ``winreg``. Per-OS code sits in
-positive ``if sys.platform == "win32":`` blocks so mypy checks each branch for its platform. The
-file primitives are module functions so ``RootedHost`` reuses them on its mapped paths.
+``platform.machine()``, whether a process id is alive (``kill(pid, 0)`` on POSIX, ``OpenProcess``
+through ``winprocess`` on Windows) and, on Windows only, the registry through ``winreg``. Per-OS
+code sits in positive ``if sys.platform == "win32":`` blocks so mypy checks each branch for its
+platform. The file primitives are module functions so ``RootedHost`` reuses them on its mapped
+paths.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import platform
 import stat
 import sys
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from hermes_decl.models import OsFamily
@@ -36,6 +39,9 @@ else:
     # used: symlinks are followed, like every other host method.
     OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 """How ``read_file`` opens: read-only, never blocking on open, not inherited by children."""
+
+MAX_PID = 2**31 - 1
+"""The highest process id ever asked about; a larger (or non-positive) one is never alive."""
 
 _PATH_ERRORS = (OSError, ValueError, OverflowError)
 """What the os module raises for a path it cannot use: missing, denied, NUL byte, too long."""
@@ -140,6 +146,37 @@ def read_link(path: str) -> str | None:
         return os.readlink(path)
     except _PATH_ERRORS:
         return None
+
+
+def pid_exists(pid: int) -> bool:
+    """Whether a process with this id exists on this machine (another user's counts); never raises.
+
+    Ids outside ``1..MAX_PID`` (and bools) are refused before the OS is asked, so ``0`` and
+    negative ids can never reach ``kill``'s process-group forms. POSIX: ``kill(pid, 0)``, where
+    EPERM means the process exists; Windows: ``OpenProcess`` and ``GetExitCodeProcess``
+    (``winprocess``).
+    """
+    if isinstance(pid, bool) or not isinstance(pid, int) or not 1 <= pid <= MAX_PID:
+        return False
+    if sys.platform == "win32":
+        from hermes_decl.resolver.winprocess import windows_pid_exists
+
+        return windows_pid_exists(pid)
+    else:
+        return posix_pid_exists(pid, os.kill)
+
+
+def posix_pid_exists(pid: int, kill: Callable[[int, int], None]) -> bool:
+    """Ask ``kill(pid, 0)`` whether a process exists; EPERM means it does, another user's."""
+    try:
+        kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except (OSError, ValueError, OverflowError):
+        return False
+    return True
 
 
 class LiveHost:
@@ -254,6 +291,10 @@ class LiveHost:
     def machine(self) -> str:
         """The CPU architecture as the OS reports it (``platform.machine()``)."""
         return platform.machine()
+
+    def process_alive(self, pid: int) -> bool:
+        """Whether a process with this id runs on this machine (``pid_exists``); never raises."""
+        return pid_exists(pid)
 
 
 _default_host_lock = threading.Lock()

@@ -4,7 +4,8 @@ Every absolute path the resolver asks about maps into the tree: ``/a/b`` reads `
 a win32 host ``C:\\a\\b`` reads ``<root>/C/a/b``. Symbolic links inside the tree are resolved the
 way a chroot would: an absolute target restarts at the tree's root and ``..`` never climbs above
 it, so no path can ever leave the tree. Nothing comes from the real machine but the tree's files:
-the environment, home, architecture and Windows registry answers are given to the constructor.
+the environment, home, architecture, Windows registry answers and live process ids are given to
+the constructor.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class RootedHost:
         *,
         uninstall_entries: Iterable[UninstallEntry] = (),
         display_device_ids: Iterable[str] = (),
+        live_pids: Iterable[int] = (),
     ) -> None:
         self._root = os.path.abspath(os.fspath(root))
         self._os_family: OsFamily = os_family
@@ -55,6 +57,7 @@ class RootedHost:
         self._machine = machine
         self._uninstall_entries = tuple(uninstall_entries)
         self._display_device_ids = tuple(display_device_ids)
+        self._live_pids = frozenset(live_pids)
 
     def __repr__(self) -> str:
         return f"RootedHost({self._root!r}, os_family={self._os_family!r})"
@@ -141,6 +144,10 @@ class RootedHost:
     def machine(self) -> str:
         """The architecture given to the constructor."""
         return self._machine
+
+    def process_alive(self, pid: int) -> bool:
+        """Whether ``pid`` is one of the live process ids given to the constructor."""
+        return not isinstance(pid, bool) and pid in self._live_pids
 
     def real_path(self, path: str) -> str | None:
         """The real path inside the tree that ``path`` stands for, or None when it cannot be one.
