@@ -68,6 +68,7 @@ class HostSnapshot(FrozenModel):
     uninstall_entries: tuple[SnapshotUninstallEntry, ...] = Field(default=())
     display_devices: tuple[str, ...] = Field(default=(), description="Windows MatchingDeviceIds.")
     pci_devices: tuple[SnapshotPciDevice, ...] = Field(default=(), description="Linux PCI devices.")
+    processes: tuple[int, ...] = Field(default=(), description="Ids of running processes.")
     nvidia_proc: bool = Field(
         default=False, description="Whether /proc/driver/nvidia/version exists."
     )
@@ -92,6 +93,8 @@ class HostSnapshot(FrozenModel):
             host.add_display_device(device_id)
         for device in self.pci_devices:
             host.add_pci_device(vendor=device.vendor, device_class=device.device_class)
+        for pid in self.processes:
+            host.add_process(pid)
         if self.nvidia_proc:
             host.add_nvidia_proc()
         return host

@@ -37,6 +37,12 @@ def test_the_example_windows_snapshot() -> None:
     assert (result.state, result.version) == ("version_too_old", "2.2.7.4410")
 
 
+def test_running_processes_are_part_of_a_snapshot() -> None:
+    host = host_from_snapshot({"os_family": "linux", "processes": [4242]}, where="s.yaml")
+    assert host.process_alive(4242) is True
+    assert host.process_alive(4243) is False
+
+
 def test_snapshot_problems_are_all_reported() -> None:
     with pytest.raises(DeclarationError) as caught:
         host_from_snapshot({"os_family": "macos", "files": [1], "envv": {}}, where="s.yaml")
