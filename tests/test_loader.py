@@ -1,0 +1,959 @@
+"""The YAML/JSON loader: data as safe_load gives it, positions, and every problem at its place."""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hermes_decl.declaration import DeclarationError, parse_declaration
+from hermes_decl.loader import (
+    MAX_ALIAS_NODES,
+    MAX_BYTES,
+    MAX_DEPTH,
+    Document,
+    declarations_from,
+    load_declarations,
+    load_declarations_file,
+    load_declarations_text,
+    read_document,
+    read_document_file,
+)
+
+Found = tuple[str, str, int | None, int | None]
+
+VALID = textwrap.dedent(
+    """\
+    # two servers
+    studio:
+      app:
+        win32:
+          presence: executable
+          location:
+            - { kind: uninstall_registry, display_name_prefix: "Vendor Studio", file: s.exe }
+            - "%ProgramFiles%/Vendor/Studio */s.exe"
+          version: { kind: pe_resource }
+        darwin:
+          presence: bundle
+          location: { kind: app_bundle, name: Studio.app }
+          version: { kind: plist }
+      requires:
+        app: true
+        min_version: "2.3.0"
+    plain:
+      requires: { gpu: nvidia }
+    """
+)
+
+
+def problems(text: str | bytes, **options: Any) -> list[Found]:
+    """The issues loading ``text`` raises, as (loc, code, line, column)."""
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_text(text, **options)
+    return [(i.loc, i.code, i.line, i.column) for i in caught.value.issues]
+
+
+def error_text(text: str | bytes, **options: Any) -> str:
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_text(text, **options)
+    return str(caught.value)
+
+
+def yaml_of(text: str) -> str:
+    return textwrap.dedent(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Valid input
+
+
+def test_a_valid_file_gives_the_declarations_the_parser_gives() -> None:
+    found = load_declarations_text(VALID)
+    assert list(found) == ["studio", "plain"]
+    plain_data = yaml.safe_load(VALID)
+    for name, body in plain_data.items():
+        expected = parse_declaration(name, body.get("app"), body.get("requires"), where="x")
+        assert found[name] == expected
+    studio = found["studio"]
+    assert studio.requires.min_version == "2.3.0"
+    darwin = studio.app_for("darwin")
+    assert darwin is not None and darwin.presence == "bundle"
+
+
+def test_the_committed_examples_load(tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    for path in sorted(examples.glob("*.yaml")):
+        if path.name == "broken.yaml":
+            continue
+        assert load_declarations_file(path)
+
+
+def test_an_empty_mapping_declares_nothing() -> None:
+    assert load_declarations_text("{}") == {}
+    assert load_declarations_text("servers: {}\n", at="servers") == {}
+
+
+def test_null_sections_mean_absent() -> None:
+    found = load_declarations_text("srv:\n  app:\n  requires:\n")
+    assert found["srv"].app is None
+    assert found["srv"].requires.app is False
+
+
+def test_json_input() -> None:
+    data = yaml.safe_load(VALID)
+    for text in (json.dumps(data), json.dumps(data, indent=2), json.dumps(data, indent="\t")):
+        assert load_declarations_text(text) == load_declarations_text(VALID)
+
+
+def test_json_with_tabs_keeps_positions() -> None:
+    text = '{\n\t"srv": {\n\t\t"app": {"linux": {"presence": "exe", "location": "/x"}}\n\t}\n}'
+    assert problems(text) == [("srv.app.linux.presence", "invalid_choice", 3, 33)]
+
+
+def test_json_reads_numbers_and_escapes_as_json_does() -> None:
+    text = '{"a": 1e5, "b": 1.0e5, "c": "\\/\\ud83d\\ude00", "d": [true, null, -0]}'
+    document = read_document(text)
+    assert document.data == json.loads(text)
+    assert document.value_position(("c",)) == (1, 29)
+
+
+def test_json_duplicate_keys_are_reported() -> None:
+    text = '{"srv": {"app": null, "app": null}}'
+    assert problems(text) == [("srv.app", "duplicate_key", 1, 23)]
+
+
+def test_json_nested_too_deeply() -> None:
+    text = '{"a": ' + "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5) + "}"
+    (found,) = problems(text)
+    assert found[1] == "too_deep"
+
+
+def test_yaml_flow_text_that_is_not_json_is_read_as_yaml() -> None:
+    assert read_document("{a: 1, b: [x, y]}").data == {"a": 1, "b": ["x", "y"]}
+    assert read_document('{"a": 1} # a comment').data == {"a": 1}
+
+
+def test_text_that_fails_as_both_reports_the_reading_that_got_further() -> None:
+    # JSON fails at line 3 (trailing comma); YAML fails at line 2 (tab indentation).
+    text = '{\n\t"a": 1,\n\t"b": [1,, 2]\n}'
+    assert problems(text) == [("", "json_syntax", 3, 10)]
+    # Unquoted keys: JSON fails at once, YAML later.
+    assert problems("{a: [1, }") == [("", "yaml_syntax", 1, 9)]
+
+
+def test_bytes_input_and_byte_order_marks() -> None:
+    expected = load_declarations_text(VALID)
+    assert load_declarations_text(VALID.encode()) == expected
+    assert load_declarations_text(b"\xef\xbb\xbf" + VALID.encode()) == expected
+    assert load_declarations_text(VALID.encode("utf-16")) == expected
+    assert load_declarations_text("\ufeff" + VALID) == expected
+    # A byte order mark takes no column.
+    assert problems("\ufeffsrv: 3\n") == [("srv", "not_a_mapping", 1, 6)]
+    assert problems('\ufeff{"srv": 3}') == [("srv", "not_a_mapping", 1, 9)]
+    assert problems("\ufeffsrv: \x00") == [("", "yaml_syntax", 1, 6)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Positions of parser issues
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux: { presence: exe, location: /x }
+            """,
+            [("srv.app.linux.presence", "invalid_choice", 3, 24)],
+            id="presence",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux: { presence: executable, location: /x }
+                macos: { presence: bundle }
+            """,
+            [("srv.app.macos", "unknown_key", 4, 5)],
+            id="unknown-key-in-app",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux:
+                  presence: executable
+                  location: /x
+                  locaton: /y
+            """,
+            [("srv.app.linux.locaton", "unknown_key", 6, 7)],
+            id="unknown-key-in-os-block",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux:
+                  presence: executable
+                  location:
+                    - /x
+                    - { kind: snap, name: v, file: v.bin }
+            """,
+            [("srv.app.linux.location[1].file", "unknown_key", 7, 34)],
+            id="unknown-key-in-location-item",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                win32:
+                  presence: executable
+                  location: C:/x.exe
+                  version: { kind: pe_resource, display_name_prefix: V }
+            """,
+            [("srv.app.win32.version.display_name_prefix", "unknown_key", 6, 37)],
+            id="unknown-key-in-version",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux:
+                  presence: executable
+                  location: /x
+                  liveness:
+                    kind: none
+                    path: /run/x.json
+            """,
+            [("srv.app.linux.liveness.path", "unknown_key", 8, 9)],
+            id="unknown-key-in-liveness",
+        ),
+        pytest.param(
+            """\
+            srv:
+              requires:
+                gpu: nvidia
+                min_versoin: "2.3"
+            """,
+            [("srv.requires.min_versoin", "unknown_key", 4, 5)],
+            id="unknown-key-in-requires",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux:
+                  presence: executable
+                  location: opt/x
+            """,
+            [("srv.app.linux.location", "path_not_rooted", 5, 17)],
+            id="lone-location-path",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux:
+                  presence: executable
+                  location: { kind: snap, name: v, app_id: x }
+            """,
+            [("srv.app.linux.location.app_id", "unknown_key", 5, 40)],
+            id="lone-location-kind",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux:
+                  presence: executable
+                  location: { kind: app_bundle, name: V.app }
+            """,
+            [("srv.app.linux.location", "kind_wrong_os", 5, 17)],
+            id="lone-location-kind-wrong-os",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux:
+                  presence: executable
+                  location:
+                    - /opt/v
+                    - { kind: app_bundle, name: V.app }
+            """,
+            [("srv.app.linux.location[1]", "kind_wrong_os", 7, 11)],
+            id="list-item-kind-wrong-os",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux:
+                  location: /x
+            """,
+            [("srv.app.linux.presence", "missing_key", 4, 7)],
+            id="missing-key-at-its-mapping",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux:
+                  presence:
+                  location: /x
+            """,
+            [("srv.app.linux.presence", "missing_key", 4, 7)],
+            id="missing-key-written-null-at-its-key",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux: { presence: executable, location: /x }
+                win32: { presence: executable, location: C:/x.exe }
+              requires:
+                app: true
+                min_version: "2.3"
+            """,
+            [("srv.requires.min_version", "min_version_no_version_source", 7, 18)],
+            id="min-version-cross-field",
+        ),
+        pytest.param(
+            """\
+            srv:
+              requires: { app: true }
+            """,
+            [("srv.requires.app", "app_block_required", 2, 20)],
+            id="app-required",
+        ),
+        pytest.param(
+            """\
+            srv:
+              requires:
+                app: "true"
+            """,
+            [("srv.requires.app", "wrong_type", 3, 10)],
+            id="wrong-type",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux: [presence, location]
+            """,
+            [("srv.app.linux", "wrong_type", 3, 12)],
+            id="os-block-not-a-mapping",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app: {}
+            """,
+            [("srv.app", "no_os_block", 2, 8)],
+            id="empty-app",
+        ),
+        pytest.param(
+            """\
+            srv:
+              app:
+                linux: { presence: executable, location: /x }
+              requires:
+                app: true
+              requries: {}
+            """,
+            [("srv.requries", "unknown_key", 6, 3)],
+            id="unknown-key-in-server",
+        ),
+        pytest.param(
+            """\
+            srv: [app, requires]
+            """,
+            [("srv", "not_a_mapping", 1, 6)],
+            id="server-not-a-mapping",
+        ),
+        pytest.param(
+            """\
+            srv:
+            """,
+            [("srv", "not_a_mapping", 1, 5)],
+            id="server-null",
+        ),
+        pytest.param(
+            """\
+            "  ":
+              requires: {}
+            """,
+            [('["  "]', "blank", 1, 1)],
+            id="blank-server-name-at-its-key",
+        ),
+    ],
+)
+def test_parser_issues_are_placed(text: str, expected: list[Found]) -> None:
+    assert problems(yaml_of(text)) == expected
+
+
+def test_issues_carry_the_data_path_from_the_top_of_the_document() -> None:
+    text = "srv:\n  app:\n    linux: {presence: executable, location: [/x, {kind: snap}]}\n"
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_text(text)
+    (issue,) = caught.value.issues
+    assert issue.path == ("srv", "app", "linux", "location", 1, "name")
+    assert issue.loc == "srv.app.linux.location[1].name"
+    assert (issue.line, issue.column) == (3, 50)
+
+
+def test_odd_server_names_are_quoted_in_locations() -> None:
+    text = '"my.server":\n  app: {linux: {presence: exe, location: /x}}\n'
+    assert problems(text) == [('["my.server"].app.linux.presence', "invalid_choice", 2, 27)]
+
+
+def test_only_the_broken_server_is_reported() -> None:
+    text = VALID + yaml_of(
+        """\
+        broken:
+          app:
+            darwin:
+              presence: bundle
+              location: [{ kind: command, name: b }]
+          requires: { app: true }
+        """
+    )
+    assert problems(text) == [("broken.app.darwin.location[0]", "presence_mismatch", 23, 18)]
+
+
+def test_every_problem_of_every_server_at_once_in_reading_order() -> None:
+    text = yaml_of(
+        """\
+        a:
+          requires: { ap: true }
+        b: 3
+        c:
+          app: { linux: { presence: exe, location: rel } }
+        a:
+          requires: {}
+        """
+    )
+    assert problems(text) == [
+        ("b", "not_a_mapping", 3, 4),
+        ("c.app.linux.presence", "invalid_choice", 5, 29),
+        ("c.app.linux.location", "path_not_rooted", 5, 44),
+        ("a", "duplicate_key", 6, 1),
+    ]
+
+
+def test_an_issue_inside_an_alias_points_at_the_anchored_text() -> None:
+    text = yaml_of(
+        """\
+        defaults:
+          linux: &linux
+            presence: exe
+            location: /x
+        servers:
+          srv:
+            app: { linux: *linux }
+          other:
+            app: { linux: *linux }
+        """
+    )
+    assert problems(text, at="servers") == [
+        ("servers.srv.app.linux.presence", "invalid_choice", 3, 15),
+        ("servers.other.app.linux.presence", "invalid_choice", 3, 15),
+    ]
+
+
+def test_a_value_given_by_an_alias_is_reported_at_the_alias() -> None:
+    text = "defaults: &bad [1]\nservers:\n  srv:\n    app:\n      linux: *bad\n"
+    assert problems(text, at="servers") == [("servers.srv.app.linux", "wrong_type", 5, 14)]
+
+
+def test_an_undefined_alias_is_a_syntax_error() -> None:
+    assert problems("srv: *nowhere\n") == [("", "yaml_syntax", 1, 6)]
+
+
+def test_merge_keys_work_and_overrides_are_not_duplicates() -> None:
+    text = yaml_of(
+        """\
+        defaults: &linux
+          presence: executable
+          location: /opt/x
+        servers:
+          srv:
+            app:
+              linux:
+                <<: *linux
+                location: /opt/y
+        """
+    )
+    assert read_document(text).data == yaml.safe_load(text)
+    linux = load_declarations_text(text, at="servers")["srv"].app_for("linux")
+    assert linux is not None
+    assert [getattr(place, "path", None) for place in linux.locations] == ["/opt/y"]
+    assert problems(text.replace("presence: executable", "presence: exe"), at="servers") == [
+        ("servers.srv.app.linux.presence", "invalid_choice", 2, 13)
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Problems found while reading
+
+
+def test_yaml_syntax_error_at_the_problem() -> None:
+    text = "srv:\n  app: {linux: [\n  requires: x\n"
+    ((loc, code, line, column),) = problems(text)
+    assert (loc, code) == ("", "yaml_syntax")
+    assert (line, column) == (4, 1)
+
+
+def test_yaml_syntax_error_message() -> None:
+    assert error_text("a: b: c\n", where="p.yaml") == (
+        "p.yaml:1:5: is not valid YAML: mapping values are not allowed here"
+    )
+
+
+def test_special_characters_are_a_syntax_error_with_a_position() -> None:
+    assert problems("srv:\n  x: a\x00b\n") == [("", "yaml_syntax", 2, 7)]
+
+
+def test_duplicate_keys_at_any_depth_are_reported_at_the_second_key() -> None:
+    text = yaml_of(
+        """\
+        srv:
+          app:
+            linux:
+              presence: executable
+              location: /x
+              presence: bundle
+        """
+    )
+    assert problems(text) == [("srv.app.linux.presence", "duplicate_key", 6, 7)]
+    assert error_text(text, where="f.yaml") == (
+        "f.yaml:6:7: srv.app.linux.presence: duplicate key: a key may appear once in a mapping "
+        "(first at line 4, column 7)"
+    )
+
+
+def test_a_document_that_is_not_a_mapping() -> None:
+    assert problems("- a\n- b\n") == [("", "not_a_mapping", 1, 1)]
+    assert problems("just text") == [("", "not_a_mapping", 1, 1)]
+    assert problems("\n\n~\n") == [("", "not_a_mapping", 3, 1)]
+    assert error_text("[1, 2]", where="f.json") == (
+        "f.json:1:1: must be a mapping of server name to {app, requires} (got [1, 2])"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [("", (1, 1)), ("# only a comment\n", (1, 1)), ("   \n\n", (1, 1)), ("---\n", (2, 1))],
+)
+def test_an_empty_document(text: str, position: tuple[int, int]) -> None:
+    assert problems(text) == [("", "empty_document", *position)]
+
+
+def test_several_documents_in_one_stream() -> None:
+    assert problems("a: {}\n---\nb: {}\n") == [("", "multiple_documents", 2, 1)]
+    assert problems("a: {}\n...\n---\nb: {}\n") == [("", "multiple_documents", 3, 1)]
+    assert load_declarations_text("---\na: {}\n...\n") == load_declarations_text("a: {}")
+
+
+def test_keys_must_be_strings() -> None:
+    text = "srv:\n  app:\n    1: x\n    ? [a, b]\n    : y\n    null: z\n"
+    assert problems(text) == [
+        ("srv.app", "bad_key", 3, 5),
+        ("srv.app", "bad_key", 4, 7),
+        ("srv.app", "bad_key", 6, 5),
+    ]
+    assert problems("1: {}\n") == [("", "bad_key", 1, 1)]
+
+
+def test_custom_tags_are_refused_clearly() -> None:
+    text = "srv:\n  app: !vendor/app {linux: x}\n  requires: !!python/object:os.system x\n"
+    assert problems(text) == [
+        ("srv.app", "unknown_tag", 2, 8),
+        ("srv.requires", "unknown_tag", 3, 13),
+    ]
+    assert "custom tags are not allowed (got '!vendor/app')" in error_text(text)
+    # The value is read as null, and nothing more is said about it.
+    assert problems("srv: !vendor x\n") == [("srv", "unknown_tag", 1, 6)]
+    assert problems("srv: {}\nsrv: !vendor x\n") == [
+        ("srv", "duplicate_key", 2, 1),
+        ("srv", "unknown_tag", 2, 6),
+    ]
+
+
+def test_values_yaml_cannot_build_are_reported_not_raised() -> None:
+    text = "srv:\n  requires:\n    min_version: 2001-13-01\n    gpu: 0x_\n    app: <<\n"
+    assert problems(text) == [
+        ("srv.requires.min_version", "bad_value", 3, 18),
+        ("srv.requires.gpu", "bad_value", 4, 10),
+        ("srv.requires.app", "bad_value", 5, 10),
+    ]
+
+
+def test_a_merge_key_needs_mappings() -> None:
+    text = "defaults: &d [1]\nservers:\n  srv:\n    <<: *d\n    requires: {}\n"
+    assert problems(text, at="servers") == [('servers.srv["<<"]', "bad_value", 4, 9)]
+
+
+def test_alias_bomb_is_refused_fast() -> None:
+    lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for level in range(1, 10):
+        previous, name = chr(ord("a") + level - 1), chr(ord("a") + level)
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]")
+    text = "\n".join(lines) + "\n"
+    started = time.perf_counter()
+    found = problems(text)
+    assert time.perf_counter() - started < 2
+    assert found == [("e[0]", "alias_limit", 5, 8)]
+
+
+def test_merge_key_bomb_is_refused_fast() -> None:
+    lines = ["m0: &m0 {" + ", ".join(f"k{i}: {i}" for i in range(10)) + "}"]
+    for level in range(1, 30):
+        lines.append(f"m{level}: &m{level} {{<<: [" + ", ".join([f"*m{level - 1}"] * 10) + "]}")
+    started = time.perf_counter()
+    ((_, code, _, _),) = problems("\n".join(lines))
+    assert code == "alias_limit"
+    assert time.perf_counter() - started < 2
+
+
+def test_aliases_within_the_limit_are_expanded() -> None:
+    text = "common: &c {requires: {gpu: nvidia}}\n" + "".join(
+        f"s{i}: *c\n" for i in range(MAX_ALIAS_NODES // 10)
+    )
+    assert len(load_declarations_text(text)) == MAX_ALIAS_NODES // 10 + 1
+
+
+def test_a_recursive_alias_is_refused() -> None:
+    ((_, code, _, _),) = problems("a: &a [*a]\n")
+    assert code in ("too_deep", "alias_limit")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: " + "[" * 5000 + "]" * 5000,
+        "a: " + "{x: " * 5000 + "1" + "}" * 5000,
+        "a:\n" + "".join("  " * level + f"k{level}:\n" for level in range(1, 300)),
+        "- " * 3000 + "x\n",
+    ],
+    ids=["flow-lists", "flow-mappings", "block-mappings", "block-lists"],
+)
+def test_deep_nesting_is_refused(text: str) -> None:
+    started = time.perf_counter()
+    ((_, code, line, column),) = problems(text)
+    assert code == "too_deep"
+    assert line is not None and column is not None
+    assert time.perf_counter() - started < 2
+
+
+def test_nesting_up_to_the_limit_is_read() -> None:
+    text = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert read_document(text).data is not None
+
+
+def test_too_large() -> None:
+    assert problems(" " * (MAX_BYTES + 1)) == [("", "too_large", None, None)]
+
+
+def test_invalid_utf8_is_reported_at_the_byte() -> None:
+    assert problems(b"srv:\n  app: \xff\n") == [("", "bad_encoding", 2, 8)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Selection
+
+
+MANIFEST = yaml_of(
+    """\
+    name: my-plugin
+    odd: {1: one, 1: uno}
+    tool:
+      hermes:
+        servers:
+          srv:
+            app: { linux: { presence: exe, location: /x } }
+          ok:
+            requires: { gpu: nvidia }
+    other: 1
+    other: 2
+    """
+)
+
+
+def test_at_selects_a_nested_mapping() -> None:
+    assert problems(MANIFEST, at="tool.hermes.servers") == [
+        ("tool.hermes.servers.srv.app.linux.presence", "invalid_choice", 7, 35),
+    ]
+    fixed = MANIFEST.replace("presence: exe", "presence: executable")
+    found = load_declarations_text(fixed, at="tool.hermes.servers")
+    assert list(found) == ["srv", "ok"]
+    assert load_declarations_text(fixed, at=["tool", "hermes", "servers"]) == found
+
+
+def test_problems_outside_the_selection_are_not_reported() -> None:
+    assert problems(MANIFEST) == [
+        ("name", "not_a_mapping", 1, 7),
+        ("odd", "bad_key", 2, 7),
+        ("odd", "bad_key", 2, 15),
+        ("tool.hermes", "unknown_key", 4, 3),
+        ("other", "duplicate_key", 11, 1),
+        ("other", "not_a_mapping", 11, 8),
+    ]
+    # With a selection, only what lies inside it (or on the way to it) counts.
+    fixed = MANIFEST.replace("presence: exe", "presence: executable")
+    assert list(load_declarations_text(fixed, at="tool.hermes.servers")) == ["srv", "ok"]
+    text = "tool: {servers: {}}\ntool:\n  servers:\n    srv: {requires: {}}\n"
+    assert problems(text, at="tool.servers") == [("tool", "duplicate_key", 2, 1)]
+
+
+def test_a_missing_selection() -> None:
+    assert problems(MANIFEST, at="tool.hermes.servrs") == [
+        ("tool.hermes.servrs", "selection_missing", 5, 5)
+    ]
+    assert error_text(MANIFEST, at="tool.hermes.servrs", where="plugin.yaml") == (
+        "plugin.yaml:5:5: tool.hermes.servrs: is not in the document "
+        "(selected with at='tool.hermes.servrs')"
+    )
+
+
+def test_a_selection_through_or_at_a_non_mapping() -> None:
+    assert problems(MANIFEST, at="name.x") == [("name", "not_a_mapping", 1, 7)]
+    assert problems(MANIFEST, at="name") == [("name", "not_a_mapping", 1, 7)]
+    assert problems("[1]", at="x") == [("", "not_a_mapping", 1, 1)]
+
+
+def test_an_empty_selection_is_the_whole_document() -> None:
+    assert load_declarations_text("srv: {}\n", at="") == load_declarations_text("srv: {}\n")
+    assert list(load_declarations_text("a.b:\n  srv: {}\n", at=["a.b"])) == ["srv"]
+
+
+def test_declarations_from_a_document() -> None:
+    document = read_document(
+        MANIFEST.replace("presence: exe", "presence: executable"), strict=False
+    )
+    assert list(declarations_from(document, at="tool.hermes.servers")) == ["srv", "ok"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Files and the document API
+
+
+def test_files(tmp_path: Path) -> None:
+    path = tmp_path / "decl.yaml"
+    path.write_text(VALID, encoding="utf-8")
+    expected = load_declarations_text(VALID)
+    assert load_declarations_file(path) == expected
+    assert load_declarations_file(str(path)) == expected
+    assert load_declarations(path) == expected
+    assert load_declarations(VALID) == expected
+    assert read_document_file(path).data == yaml.safe_load(VALID)
+
+
+def test_errors_in_files_name_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("srv:\n  requires: {app: yes}\n  requires: {}\n", encoding="utf-8")
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_file(path)
+    assert str(caught.value) == (
+        f"{path}:3:3: srv.requires: duplicate key: a key may appear once in a mapping "
+        "(first at line 2, column 3)"
+    )
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations(path, where="plugin/decl.yaml")
+    assert caught.value.where == "plugin/decl.yaml"
+
+
+def test_unreadable_files(tmp_path: Path) -> None:
+    for path in (tmp_path / "missing.yaml", tmp_path, "bad\x00name"):
+        with pytest.raises(DeclarationError) as caught:
+            load_declarations_file(path)
+        ((loc, code, line, column),) = [
+            (i.loc, i.code, i.line, i.column) for i in caught.value.issues
+        ]
+        assert (loc, code, line, column) == ("", "unreadable_file", None, None)
+    with pytest.raises(DeclarationError) as caught:
+        read_document_file(tmp_path / "missing.yaml")
+    assert (
+        str(caught.value)
+        == f"{tmp_path / 'missing.yaml'}: cannot be read (No such file or directory)"
+    )
+
+
+def test_an_oversized_file_is_not_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_bytes(b"#" * (MAX_BYTES + 10))
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_file(path)
+    assert caught.value.issues[0].code == "too_large"
+
+
+def test_document_positions() -> None:
+    text = "a:\n  b: [x, {c: 1}]\n  'd': null\n"
+    document = read_document(text)
+    assert isinstance(document, Document)
+    assert document.value_position(()) == (1, 1)
+    assert document.value_position(("a",)) == (2, 3)
+    assert document.value_position(("a", "b", 1, "c")) == (2, 14)
+    assert document.key_position(("a", "b", 1, "c")) == (2, 11)
+    assert document.key_position(("a", "d")) == (3, 3)
+    assert document.value_position(("a", "zz")) is None
+    assert document.position(("a", "b", 1, "zz")) == (2, 10)
+    assert document.position(("a", "d"), key=True) == (3, 3)
+    assert document.values[("a", "b", 0)] == (2, 7)
+    assert document.keys == {
+        ("a",): (1, 1),
+        ("a", "b"): (2, 3),
+        ("a", "b", 1, "c"): (2, 11),
+        ("a", "d"): (3, 3),
+    }
+    assert set(document.values) == {
+        (),
+        ("a",),
+        ("a", "b"),
+        ("a", "b", 0),
+        ("a", "b", 1),
+        ("a", "b", 1, "c"),
+        ("a", "d"),
+    }
+
+
+def test_strict_reading_raises_problems_that_lenient_reading_returns() -> None:
+    text = "a: 1\na: 2\n"
+    with pytest.raises(DeclarationError):
+        read_document(text)
+    document = read_document(text, strict=False)
+    assert document.data == {"a": 2}
+    assert [(i.loc, i.code) for i in document.issues] == [("a", "duplicate_key")]
+
+
+def test_data_matches_safe_load_for_yaml_features() -> None:
+    text = yaml_of(
+        """\
+        a: !!set {x, y}
+        b: !!omap [x: 1, y: 2]
+        c: !!binary aGVsbG8=
+        d: 2001-12-14
+        e: [.nan, .inf, 0o17, 0x1F, 1_000, 190:20:30]
+        f: &f {x: 1}
+        g: {<<: *f, y: 2}
+        h: {<<: [*f, {x: 3, z: 4}], x: 5}
+        "=": eq
+        """
+    )
+    assert repr(read_document(text).data) == repr(yaml.safe_load(text))
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties
+
+
+TOKENS = [
+    "srv", "app", "requires", "linux", "win32", "presence", "location", "kind", "snap",
+    "executable", "/x", "C:/x", "true", "null", "~", "1", "2.3", ":", ": ", "- ", "\n", "  ",
+    "\t", "[", "]", "{", "}", ",", "'", '"', "#", "&a ", "*a", "&b ", "*b", "<<: ", "? ",
+    "!!set ", "!!str ", "!foo ", "!!binary ", "---\n", "...\n", "%YAML 1.1\n", "|\n", ">-\n",
+    "2001-13-01", "0x_", "\ufeff", "\x00", "\\", "=",
+]  # fmt: skip
+token_soup = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
+
+
+def _outcome(text: str | bytes) -> dict[str, Any] | DeclarationError:
+    try:
+        return dict(load_declarations_text(text))
+    except DeclarationError as error:
+        return error
+
+
+def _must_be_declaration_error(text: str | bytes) -> None:
+    started = time.perf_counter()
+    outcome = _outcome(text)
+    if isinstance(outcome, DeclarationError):
+        assert outcome.issues
+        for issue in outcome.issues:
+            assert issue.code and issue.message
+            if issue.line is None or issue.column is None:
+                assert issue.line is None and issue.column is None
+            else:
+                assert issue.line >= 1 and issue.column >= 1
+        str(outcome)
+    assert time.perf_counter() - started < 5
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text() | token_soup)
+def test_any_text_gives_declarations_or_a_declaration_error(text: str) -> None:
+    _must_be_declaration_error(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary())
+def test_any_bytes_give_declarations_or_a_declaration_error(data: bytes) -> None:
+    _must_be_declaration_error(data)
+    _must_be_declaration_error(data.decode("utf-8", errors="replace"))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(token_soup)
+def test_data_is_what_safe_load_gives(text: str) -> None:
+    try:
+        expected = yaml.safe_load(text)
+    except Exception:
+        return
+    try:
+        document: Document | str = read_document(text, strict=False)
+    except DeclarationError as error:
+        document = error.issues[0].code
+    if isinstance(document, str):
+        assert document in ("empty_document", "too_deep", "alias_limit")
+    elif not text.lstrip(" \t\r\n\ufeff").startswith(("{", "[")):
+        assert repr(document.data) == repr(expected)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(json_values, st.sampled_from([None, 0, 2, "\t"]))
+def test_json_documents_read_as_json_loads_reads_them(value: Any, indent: int | str | None) -> None:
+    text = json.dumps({"root": value}, indent=indent)
+    document = read_document(text)
+    assert document.data == json.loads(text)
+    for path, (line, column) in document.values.items():
+        lines = text.split("\n")
+        rest = lines[line - 1][column - 1 :]
+        found = document.data
+        for step in path:
+            found = found[step]  # type: ignore[index]
+        if isinstance(found, (dict, list)):
+            assert rest[:1] in ("{", "[")
+        elif isinstance(found, float) and math.isinf(found):
+            assert rest.startswith(("Infinity", "-Infinity"))
+        else:
+            assert json.loads(_first_json_token(rest)) == found
+
+
+def _first_json_token(text: str) -> str:
+    _, end = json.JSONDecoder().raw_decode(text)
+    return text[:end]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet='{}[]",:0123456789.eE+-tnulraf \t\n\\/x', max_size=40))
+def test_json_looking_text_never_raises_anything_else(text: str) -> None:
+    _must_be_declaration_error(text)
