@@ -1,23 +1,56 @@
-"""Run every benchmark and print one Markdown table (``python -m bench``)."""
+"""Run every benchmark, print one Markdown table and write it to bench/RESULTS.md.
+
+``python -m bench`` exits 1 when a target is missed, so the table in RESULTS.md always says which.
+"""
 
 from __future__ import annotations
 
+import datetime
+import os
+import platform
 import sys
+from pathlib import Path
 
-from bench import availability
+from bench import availability, imports, memory, parse, syscalls
 
-SUITES = [availability]
+SUITES = [parse, imports, availability, syscalls, memory]
+RESULTS = Path(__file__).with_name("RESULTS.md")
+
+Row = tuple[str, str, str, str]
+
+
+def table(rows: list[Row]) -> list[str]:
+    """The rows as Markdown table lines, columns padded to line up."""
+    header = ("benchmark", "measured", "against", "verdict")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
+    lines = []
+    for index, row in enumerate([header, *rows]):
+        lines.append("| " + " | ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)) + " |")
+        if index == 0:
+            lines.append("|" + "|".join("-" * (width + 2) for width in widths) + "|")
+    return lines
+
+
+def machine() -> str:
+    """One line naming when and where the table was measured."""
+    today = datetime.date.today().isoformat()
+    return (
+        f"{today}, Python {platform.python_version()} ({platform.python_implementation()}), "
+        f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs"
+    )
 
 
 def main() -> int:
     rows = [row for suite in SUITES for row in suite.run()]
-    header = ("benchmark", "measured", "against", "verdict")
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
-    for index, row in enumerate([header, *rows]):
-        print("| " + " | ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)) + " |")
-        if index == 0:
-            print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
-    return 0 if all(row[3] != "MISSED" for row in rows) else 1
+    lines = table(rows)
+    print("\n".join(lines))
+    missed = [row[0] for row in rows if row[3] == "MISSED"]
+    RESULTS.write_text(
+        "# Benchmark results\n\n"
+        f"Measured {machine()} with `python -m bench`.\n\n" + "\n".join(lines) + "\n",
+        encoding="utf-8",
+    )
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":

@@ -17,11 +17,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from hermes_decl._text import MAX_SHOWN, show
-from hermes_decl.models.common import BUILTIN_ERROR_TYPES
+from hermes_decl.models.common import BUILTIN_ERROR_TYPES, OS_FAMILIES
 from hermes_decl.models.kinds import KindVariant
 from hermes_decl.models.liveness import LIVENESS_VARIANTS
 from hermes_decl.models.locations import KIND_LOCATIONS, PathLocation
-from hermes_decl.models.version import VERSION_VARIANTS
+from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 
 
 @dataclass(frozen=True)
@@ -89,14 +89,36 @@ _TYPE_RULES: dict[str, tuple[str, str]] = {
 _QUOTES_FOUND = {"wrong_type", "invalid_choice", "invalid"}
 
 
-def _is_tag(raw: Sequence[Any], index: int) -> bool:
+def _tag_of(value: object, default: str | None) -> str | None:
+    """The union tag Pydantic used for a value: ``path`` for a string, else its ``kind``."""
+    if isinstance(value, str):
+        return PathLocation.KIND
+    if isinstance(value, Mapping):
+        kind = value.get("kind")
+        return kind if isinstance(kind, str) else default
+    return None
+
+
+def _is_tag(raw: Sequence[Any], index: int, cursor: object) -> bool:
+    """Whether ``raw[index]`` is a discriminator tag Pydantic inserted, not a key of the data.
+
+    Only a union position can hold one, and only when the value there has that tag and the
+    union has more than one variant under its OS block (a Linux version has one, so no tag).
+    """
     element = raw[index]
-    if index == 0 or not isinstance(element, str) or element not in _UNION_TAGS:
+    if index < 2 or not isinstance(element, str) or element not in _UNION_TAGS:
         return False
     parent = raw[index - 1]
     if parent in _UNION_FIELDS:
-        return True
-    return isinstance(parent, int) and index >= 2 and raw[index - 2] in _UNION_LISTS
+        os_family = raw[index - 2]
+        if os_family not in OS_FAMILIES:
+            return False
+        variants = VERSION_VARIANTS if parent == "version" else LIVENESS_VARIANTS[os_family]
+        if sum(os_family in variant.VALID_OS for variant in variants) < 2:
+            return False
+        return element == _tag_of(cursor, NoVersion.KIND)
+    in_list = isinstance(parent, int) and index >= 2 and raw[index - 2] in _UNION_LISTS
+    return in_list and element == _tag_of(cursor, None)
 
 
 DataPath = tuple[str | int, ...]
@@ -119,7 +141,7 @@ def data_path(raw: Sequence[Any], data: object) -> tuple[DataPath, tuple[int, ..
     place: list[int] = []
     cursor: object = data
     for index, element in enumerate(raw):
-        if _is_tag(raw, index):
+        if _is_tag(raw, index, cursor):
             continue
         if isinstance(element, int) and not isinstance(element, bool):
             if not isinstance(cursor, (list, tuple)):

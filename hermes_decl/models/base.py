@@ -23,6 +23,10 @@ from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, fail, problem
 
 
+_ACCEPTED_KEYS: dict[type[BaseModel], tuple[str, ...]] = {}
+"""Each model class's accepted keys, filled on first use (the fields are final by then)."""
+
+
 class FrozenModel(BaseModel):
     """A strict, frozen model whose input is a mapping with string keys."""
 
@@ -30,8 +34,15 @@ class FrozenModel(BaseModel):
 
     @classmethod
     def accepted_keys(cls) -> tuple[str, ...]:
-        """The keys a declaration may write for this model, in declaration order."""
-        return tuple(field.alias or name for name, field in cls.model_fields.items())
+        """The keys a declaration may write for this model, in declaration order.
+
+        Worked out once per model class: every mapping validated asks for them.
+        """
+        keys = _ACCEPTED_KEYS.get(cls)
+        if keys is None:
+            keys = tuple(field.alias or name for name, field in cls.model_fields.items())
+            _ACCEPTED_KEYS[cls] = keys
+        return keys
 
     @classmethod
     def _prepare_input(cls, data: object) -> object:
@@ -41,19 +52,20 @@ class FrozenModel(BaseModel):
     @model_validator(mode="wrap")
     @classmethod
     def _validate_mapping(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
-        if isinstance(data, BaseModel):
+        # ``type(...) is dict`` first: the usual input, and far cheaper than the ABC checks.
+        if type(data) is not dict and isinstance(data, BaseModel):
             return handler(data)
         data = cls._prepare_input(data)
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             fail("wrong_type", "must be a mapping", data)
-        odd_keys = [key for key in data if not isinstance(key, str)]
-        if odd_keys:
-            fail("non_string_key", "keys must be strings", odd_keys[0])
-        # null means absent for a key the model knows; an unknown key stays, to be reported.
         accepted = cls.accepted_keys()
-        present = {
-            key: value for key, value in data.items() if value is not None or key not in accepted
-        }
+        present: dict[str, Any] = {}
+        for key, value in data.items():
+            if type(key) is not str and not isinstance(key, str):
+                fail("non_string_key", "keys must be strings", key)
+            # null means absent for a key the model knows; an unknown key stays, to be reported.
+            if value is not None or key not in accepted:
+                present[key] = value
         try:
             return handler(present)
         except ValidationError as error:

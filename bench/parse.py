@@ -1,0 +1,158 @@
+"""Microseconds per parsed declaration, hermes_decl against the plain-Python baseline, same process.
+
+Three inputs: the smallest useful declaration, the full three-OS example of SPEC 3.1 with every
+``requires`` key, and an invalid one with three problems (SPEC 4's example). Each round times both
+parsers back to back and the best round of each is kept, so load on the machine affects both alike.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bench import baseline_parser
+from hermes_decl.declaration import DeclarationError, parse_declaration
+
+NAME = "vendor-server"
+WHERE = "vendor-plugin/plugin.yaml"
+
+MINIMAL: tuple[dict[str, Any], dict[str, Any]] = (
+    {"linux": {"presence": "executable", "location": "/opt/my-app/server"}},
+    {"app": True},
+)
+"""One OS block with one path, and ``requires.app``."""
+
+FULL: tuple[dict[str, Any], dict[str, Any]] = (
+    {
+        "win32": {
+            "presence": "executable",
+            "location": [
+                {
+                    "kind": "uninstall_registry",
+                    "display_name_prefix": "Vendor App",
+                    "file": "vendor.exe",
+                },
+                "%ProgramFiles%/Vendor/Vendor App */vendor.exe",
+            ],
+            "version": {"kind": "pe_resource"},
+            "liveness": {
+                "kind": "server_json",
+                "path": "%LOCALAPPDATA%/Vendor/Vendor App/McpServer/server.json",
+                "pid_key": "pid",
+                "url_key": "http",
+                "token_key": "token",
+                "endpoint_path": "/mcp",
+            },
+        },
+        "darwin": {
+            "presence": "bundle",
+            "location": [{"kind": "app_bundle", "name": "Vendor.app"}],
+            "version": {"kind": "plist"},
+        },
+        "linux": {
+            "presence": "executable",
+            "location": [
+                {"kind": "command", "name": "vendor"},
+                {"kind": "flatpak", "app_id": "com.vendor.App"},
+                {"kind": "snap", "name": "vendor"},
+            ],
+        },
+    },
+    {"app": True, "min_version": "2.3.0", "gpu": "nvidia"},
+)
+"""SPEC 3.1's example with SPEC 3.3's ``requires``."""
+
+INVALID: tuple[dict[str, Any], dict[str, Any]] = (
+    {
+        "win32": {
+            "presence": "exe",
+            "location": ["C:\\Vendor\\vendor.exe", {"kind": "app_bundle", "name": "Vendor.app"}],
+        }
+    },
+    {"app": True, "min_versoin": "2.3.0"},
+)
+"""SPEC 4's example: a bad presence, a kind of another OS, a misspelt key (three issues)."""
+
+INPUTS = {"minimal": MINIMAL, "full 3-OS": FULL, "invalid, 3 errors": INVALID}
+
+ROUNDS = 15
+TARGET_ROUND_S = 0.02
+
+
+def _subject(raw: tuple[dict[str, Any], dict[str, Any]]) -> Callable[[], object]:
+    def run() -> object:
+        try:
+            return parse_declaration(NAME, raw[0], raw[1], where=WHERE)
+        except DeclarationError as error:
+            return error
+
+    return run
+
+
+def _baseline(raw: tuple[dict[str, Any], dict[str, Any]]) -> Callable[[], object]:
+    def run() -> object:
+        try:
+            return baseline_parser.parse_declaration(NAME, raw[0], raw[1], where=WHERE)
+        except baseline_parser.BaselineError as error:
+            return error
+
+    return run
+
+
+def _loops(run: Callable[[], object]) -> int:
+    """How many calls make a round of about ``TARGET_ROUND_S``."""
+    started = time.perf_counter()
+    for _ in range(50):
+        run()
+    each = (time.perf_counter() - started) / 50
+    return max(50, int(TARGET_ROUND_S / max(each, 1e-9)))
+
+
+def _round(run: Callable[[], object], loops: int) -> float:
+    gc.collect()  # start each round with no garbage from the other parser or earlier suites
+    started = time.perf_counter()
+    for _ in range(loops):
+        run()
+    return (time.perf_counter() - started) / loops
+
+
+def interleaved(
+    subject: Callable[[], object], baseline: Callable[[], object], rounds: int = ROUNDS
+) -> tuple[float, float]:
+    """Best seconds per call of each, timing them alternately so both see the same load."""
+    loops = min(_loops(subject), _loops(baseline))
+    best_subject = best_baseline = float("inf")
+    for number in range(rounds):
+        pair = (subject, baseline) if number % 2 == 0 else (baseline, subject)
+        for run in pair:
+            elapsed = _round(run, loops)
+            if run is subject:
+                best_subject = min(best_subject, elapsed)
+            else:
+                best_baseline = min(best_baseline, elapsed)
+    return best_subject, best_baseline
+
+
+def run() -> list[tuple[str, str, str, str]]:
+    """Rows of (benchmark, measured, baseline or target, verdict)."""
+    rows = []
+    for label, raw in INPUTS.items():
+        subject, baseline = interleaved(_subject(raw), _baseline(raw))
+        ratio = subject / baseline
+        if raw is FULL:
+            verdict = "met" if ratio <= 1.0 else "MISSED"
+            against = f"baseline {baseline * 1e6:.1f} µs; target ratio ≤ 1.00"
+        else:
+            verdict = "ratio"
+            against = f"baseline {baseline * 1e6:.1f} µs"
+        rows.append(
+            (
+                f"parse, {label} (hermes_decl / plain-Python baseline)",
+                f"{subject * 1e6:.1f} µs ({ratio:.2f}x)",
+                against,
+                verdict,
+            )
+        )
+    return rows
