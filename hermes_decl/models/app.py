@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BeforeValidator, Field, PrivateAttr, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from hermes_decl._text import choices
 from hermes_decl.models.base import FrozenModel
-from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence, fail
+from hermes_decl.models.common import (
+    OS_FAMILIES,
+    PRESENCE_MEANINGS,
+    Meanings,
+    OsFamily,
+    Presence,
+    fail,
+)
 from hermes_decl.models.kinds import kind_union
 from hermes_decl.models.liveness import (
     DEFAULT_ENDPOINT_PATH,
@@ -45,33 +52,36 @@ def one_of(options: tuple[str, ...]) -> BeforeValidator:
     return BeforeValidator(check)
 
 
+LOCATION_HELP = (
+    "Where to look, in order: a path, a location-kind mapping, or a non-empty list of them; "
+    "the first place where the application is present wins."
+)
+VERSION_HELP = "Where to read the installed version; kind 'none' (the default) reads none."
+LIVENESS_HELP = "Where the running application publishes its MCP endpoint; default none."
+
+
 class AppDef(FrozenModel):
     """How to find, version and reach the application on one OS family."""
 
     os_family: ClassVar[OsFamily]
-    presence: Annotated[Presence, one_of(("executable", "bundle"))] = Field(
-        description="'executable': a regular file; 'bundle': a folder with Contents/Info.plist."
+    presence: Annotated[Presence, one_of(("executable", "bundle")), Meanings(PRESENCE_MEANINGS)] = (
+        Field(description="What the application is on disk: a regular file or a bundle folder.")
     )
-    locations: tuple[LocationSpec, ...] = Field(
-        alias="location",
-        description="A path, a location-kind mapping, or a non-empty list of them.",
-    )
-    version: VersionSpec = Field(default=NoVersion(), description="Where to read the version.")
-    liveness: LivenessSpec = Field(
-        default=NoLiveness(), description="Where the running application publishes its endpoint."
-    )
-    _app_id: str = PrivateAttr(default="")
+    locations: tuple[LocationSpec, ...] = Field(alias="location", description=LOCATION_HELP)
+    version: VersionSpec = Field(default=NoVersion(), description=VERSION_HELP)
+    liveness: LivenessSpec = Field(default=NoLiveness(), description=LIVENESS_HELP)
 
     def model_post_init(self, context: Any) -> None:
-        if isinstance(context, dict):
-            app_id = context.get(APP_ID_CONTEXT_KEY)
-            if isinstance(app_id, str):
-                self._app_id = app_id
+        # The name is not input: it rides in the validation context and is kept beside the
+        # fields, where pydantic keeps private state (declaring a PrivateAttr costs far more).
+        app_id = context.get(APP_ID_CONTEXT_KEY) if type(context) is dict else None
+        object.__setattr__(self, "__pydantic_private__", {"app_id": app_id or ""})
 
     @property
     def app_id(self) -> str:
         """The declaration's name (the configured server name)."""
-        return self._app_id
+        private = self.__pydantic_private__
+        return str(private.get("app_id", "")) if private else ""
 
     @property
     def version_kind(self) -> VersionKind:
@@ -139,27 +149,45 @@ class Win32AppDef(AppDef):
     """The application on Windows."""
 
     os_family: ClassVar[OsFamily] = "win32"
-    locations: _location_list("win32") = Field(alias="location")  # type: ignore[valid-type]
-    version: _version("win32") = NoVersion()  # type: ignore[valid-type]
-    liveness: _liveness("win32") = NoLiveness()  # type: ignore[valid-type]
+    locations: _location_list("win32") = Field(  # type: ignore[valid-type]
+        alias="location", description=LOCATION_HELP
+    )
+    version: _version("win32") = Field(  # type: ignore[valid-type]
+        default=NoVersion(), description=VERSION_HELP
+    )
+    liveness: _liveness("win32") = Field(  # type: ignore[valid-type]
+        default=NoLiveness(), description=LIVENESS_HELP
+    )
 
 
 class DarwinAppDef(AppDef):
     """The application on macOS."""
 
     os_family: ClassVar[OsFamily] = "darwin"
-    locations: _location_list("darwin") = Field(alias="location")  # type: ignore[valid-type]
-    version: _version("darwin") = NoVersion()  # type: ignore[valid-type]
-    liveness: _liveness("darwin") = NoLiveness()  # type: ignore[valid-type]
+    locations: _location_list("darwin") = Field(  # type: ignore[valid-type]
+        alias="location", description=LOCATION_HELP
+    )
+    version: _version("darwin") = Field(  # type: ignore[valid-type]
+        default=NoVersion(), description=VERSION_HELP
+    )
+    liveness: _liveness("darwin") = Field(  # type: ignore[valid-type]
+        default=NoLiveness(), description=LIVENESS_HELP
+    )
 
 
 class LinuxAppDef(AppDef):
     """The application on Linux."""
 
     os_family: ClassVar[OsFamily] = "linux"
-    locations: _location_list("linux") = Field(alias="location")  # type: ignore[valid-type]
-    version: _version("linux") = NoVersion()  # type: ignore[valid-type]
-    liveness: _liveness("linux") = NoLiveness()  # type: ignore[valid-type]
+    locations: _location_list("linux") = Field(  # type: ignore[valid-type]
+        alias="location", description=LOCATION_HELP
+    )
+    version: _version("linux") = Field(  # type: ignore[valid-type]
+        default=NoVersion(), description=VERSION_HELP
+    )
+    liveness: _liveness("linux") = Field(  # type: ignore[valid-type]
+        default=NoLiveness(), description=LIVENESS_HELP
+    )
 
 
 class AppBlock(FrozenModel):

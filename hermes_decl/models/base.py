@@ -22,7 +22,6 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, fail, problem
 
-
 _ACCEPTED_KEYS: dict[type[BaseModel], tuple[str, ...]] = {}
 """Each model class's accepted keys, filled on first use (the fields are final by then)."""
 
@@ -53,11 +52,12 @@ class FrozenModel(BaseModel):
     @classmethod
     def _validate_mapping(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
         # ``type(...) is dict`` first: the usual input, and far cheaper than the ABC checks.
-        if type(data) is not dict and isinstance(data, BaseModel):
-            return handler(data)
-        data = cls._prepare_input(data)
-        if type(data) is not dict and not isinstance(data, Mapping):
-            fail("wrong_type", "must be a mapping", data)
+        if type(data) is not dict:
+            if isinstance(data, BaseModel):
+                return handler(data)
+            data = cls._prepare_input(data)
+            if type(data) is not dict and not isinstance(data, Mapping):
+                fail("wrong_type", "must be a mapping", data)
         accepted = cls.accepted_keys()
         present: dict[str, Any] = {}
         for key, value in data.items():

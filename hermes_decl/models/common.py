@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Literal, NoReturn
 
-from pydantic import ValidationError
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import GetJsonSchemaHandler, ValidationError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
 from hermes_decl._text import show
@@ -18,11 +20,41 @@ OS_NAMES: dict[OsFamily, str] = {"win32": "Windows", "darwin": "macOS", "linux":
 
 Presence = Literal["executable", "bundle"]
 PRESENCES: tuple[Presence, ...] = ("executable", "bundle")
+PRESENCE_MEANINGS: tuple[tuple[Presence, str], ...] = (
+    ("executable", "The application is a regular file (an executable or a launcher)."),
+    ("bundle", "The application is a folder containing Contents/Info.plist (a macOS bundle)."),
+)
 
 Loc = tuple[str | int, ...]
 
 BUILTIN_ERROR_TYPES = frozenset(typing.get_args(ErrorType))
 """Pydantic's own error types; any other type is one of our stable codes."""
+
+
+@dataclass(frozen=True)
+class Meanings:
+    """What each accepted value of a choice means: JSON Schema hover text, no effect on validation.
+
+    As ``Annotated`` metadata it turns the generated ``enum``/``const`` into a ``oneOf`` of
+    ``const`` values, each with its description, which JSON and YAML language servers show in
+    completion and hover.
+    """
+
+    values: tuple[tuple[str, str], ...]
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        generated = handler(schema)
+        meanings = dict(self.values)
+        accepted = generated.pop("enum", None) or [generated.pop("const")]
+        generated.pop("type", None)
+        branches = [{"const": value, "description": meanings[value]} for value in accepted]
+        if len(branches) == 1:
+            generated.update(branches[0])
+        else:
+            generated["oneOf"] = branches
+        return generated
 
 
 def problem(

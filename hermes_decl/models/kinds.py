@@ -53,15 +53,17 @@ def kind_union(
     def tag_of(value: Any) -> str | None:
         if isinstance(value, str):
             return string_variant.KIND if string_variant is not None else None
-        if isinstance(value, Mapping):
+        if type(value) is dict or isinstance(value, Mapping):
             kind = value.get("kind", default_kind)
             return default_kind if kind is None else kind
+        if isinstance(value, KindVariant):  # serialising a validated model
+            return value.KIND
         return None
 
     def check_kind(value: Any) -> Any:
         if isinstance(value, str) and string_variant is not None:
             return value
-        if not isinstance(value, Mapping):
+        if type(value) is not dict and not isinstance(value, Mapping):
             fail("wrong_type", f"must be {shape}", value)
         kind = value.get("kind")
         if kind is None:

@@ -34,8 +34,7 @@ class ServerJsonLiveness(KindVariant):
     OS_FAMILY: ClassVar[OsFamily]
     kind: Literal["server_json"] = Field(description="Read the endpoint from a JSON runtime file.")
     path: str = Field(
-        description="The runtime file: the rules of a location path, without '*'.",
-        examples=["%LOCALAPPDATA%/Vendor/McpServer/server.json"],
+        description="The runtime file: the rules of a location path under this OS, without '*'."
     )
     pid_key: KeyName = Field(default=DEFAULT_PID_KEY, description="The key holding the process id.")
     url_key: KeyName = Field(default=DEFAULT_URL_KEY, description="The key holding the server URL.")

@@ -9,10 +9,13 @@ from pydantic_core import PydanticCustomError
 
 from hermes_decl.models.app import AppBlock, one_of
 from hermes_decl.models.base import FrozenModel
-from hermes_decl.models.common import fail, fail_at, problem
+from hermes_decl.models.common import Meanings, fail, fail_at, problem
 from hermes_decl.versions import min_version_problem
 
 GpuVendor = Literal["nvidia"]
+GPU_MEANINGS: tuple[tuple[GpuVendor, str], ...] = (
+    ("nvidia", "An NVIDIA GPU (PCI vendor id 10de); a GPU that cannot be read counts as met."),
+)
 
 
 def _min_version_form(value: str) -> str:
@@ -33,7 +36,7 @@ class Requires(FrozenModel):
         description="The lowest acceptable version, dotted numeric such as '2.3.0'.",
         examples=["2.3.0"],
     )
-    gpu: Annotated[GpuVendor, one_of(("nvidia",))] | None = Field(
+    gpu: Annotated[GpuVendor, one_of(("nvidia",)), Meanings(GPU_MEANINGS)] | None = Field(
         default=None, description="Offer the server only on a machine with this GPU vendor."
     )
 
