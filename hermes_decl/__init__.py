@@ -1,31 +1,89 @@
-"""Typed application declarations for MCP servers that front desktop applications."""
+"""Typed application declarations for MCP servers that front desktop applications.
 
-from hermes_decl.declaration import (
-    DeclarationError,
-    Issue,
-    RegistryChange,
-    clear,
-    lookup,
-    parse_app,
-    parse_declaration,
-    parse_requires,
-    register,
-    registered,
-    subscribe,
-    unregister,
-)
-from hermes_decl.models import (
-    AppBlock,
-    AppDef,
-    Declaration,
-    LivenessSpec,
-    LocationSpec,
-    Requires,
-    VersionSpec,
-)
-from hermes_decl.versions import compare_versions, satisfies, version_key
+The public names load on first use, so ``import hermes_decl`` stays cheap for a host that only
+imports it at startup; the models are built when a name that needs them is first read.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hermes_decl.declaration import (
+        DeclarationError,
+        Issue,
+        RegistryChange,
+        clear,
+        lookup,
+        parse_app,
+        parse_declaration,
+        parse_requires,
+        register,
+        registered,
+        subscribe,
+        unregister,
+    )
+    from hermes_decl.models import (
+        AppBlock,
+        AppDef,
+        Declaration,
+        LivenessSpec,
+        LocationSpec,
+        Requires,
+        VersionSpec,
+    )
+    from hermes_decl.versions import compare_versions, satisfies, version_key
 
 __version__ = "0.1.0"
+
+_HOMES = {
+    **dict.fromkeys(
+        (
+            "DeclarationError",
+            "Issue",
+            "RegistryChange",
+            "clear",
+            "lookup",
+            "parse_app",
+            "parse_declaration",
+            "parse_requires",
+            "register",
+            "registered",
+            "subscribe",
+            "unregister",
+        ),
+        "hermes_decl.declaration",
+    ),
+    **dict.fromkeys(
+        (
+            "AppBlock",
+            "AppDef",
+            "Declaration",
+            "LivenessSpec",
+            "LocationSpec",
+            "Requires",
+            "VersionSpec",
+        ),
+        "hermes_decl.models",
+    ),
+    **dict.fromkeys(("compare_versions", "satisfies", "version_key"), "hermes_decl.versions"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'hermes_decl' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "AppBlock",

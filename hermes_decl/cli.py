@@ -1,74 +1,240 @@
-"""The ``hermes-decl`` command: validate declaration files and print what they declare."""
+"""``hermes-decl``: check declaration files, explain them on a machine, print the JSON Schema.
+
+``check`` validates and prints every problem as ``file:line:column: location: message``;
+``explain`` evaluates each server on this machine (or on a host snapshot) and shows the state,
+the sentence and every place looked at; ``schema`` prints the JSON Schema for editors.
+Exit status: 0 on success, 1 when a file has problems, 2 for a usage error.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any, TextIO
 
-import yaml
+from hermes_decl.errors import DeclarationError, Issue
+from hermes_decl.loader import load_declarations_file
+from hermes_decl.models import OS_FAMILIES, Declaration, OsFamily
+from hermes_decl.resolver.availability import Availability, availability
+from hermes_decl.resolver.host import Host
 
-from hermes_decl.declaration import DeclarationError, parse_declaration
-from hermes_decl.models import Declaration
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
-def _declarations(path: Path) -> list[Declaration]:
-    where = str(path)
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors say what to type instead, and exit with 2."""
+
+    def error(self, message: str) -> Any:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nTry '{self.prog} --help'.\n")
+
+
+def _issue_json(issue: Issue, where: str) -> dict[str, Any]:
+    return {
+        "file": where,
+        "line": issue.line,
+        "column": issue.column,
+        "loc": issue.loc,
+        "code": issue.code,
+        "message": issue.message,
+    }
+
+
+def _load(path: str, at: str | None) -> tuple[dict[str, Declaration], DeclarationError | None]:
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-        raise SystemExit(f"{where}: cannot read: {error}") from None
-    if not isinstance(document, Mapping):
-        raise SystemExit(f"{where}: must be a mapping of server name to {{app, requires}}")
-    parsed: list[Declaration] = []
-    problems: list[str] = []
-    for name, body in document.items():
-        body = body if isinstance(body, Mapping) else {}
-        extra = sorted(set(map(str, body)) - {"app", "requires"})
-        if extra:
-            problems.append(
-                f"{where}: {name}.{extra[0]}: unknown key (expected 'app' or 'requires')"
-            )
-            continue
-        try:
-            parsed.append(
-                parse_declaration(str(name), body.get("app"), body.get("requires"), where=where)
-            )
-        except DeclarationError as error:
-            problems.extend(
-                issue.render(where).replace(": ", f": {name}.", 1)
-                if issue.loc
-                else issue.render(where)
-                for issue in error.issues
-            )
-    if problems:
-        raise _Problems(problems)
-    return parsed
+        return load_declarations_file(path, at=at), None
+    except DeclarationError as error:
+        return {}, error
 
 
-class _Problems(Exception):
-    def __init__(self, lines: list[str]) -> None:
-        super().__init__(lines)
-        self.lines = lines
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    status = EXIT_OK
+    report: list[dict[str, Any]] = []
+    for path in args.files:
+        declarations, error = _load(path, args.at)
+        issues = error.issues if error is not None else ()
+        if error is not None:
+            status = EXIT_PROBLEMS
+        report.append(
+            {
+                "file": path,
+                "valid": error is None,
+                "servers": sorted(declarations),
+                "issues": [_issue_json(issue, path) for issue in issues],
+            }
+        )
+        if not args.json:
+            if error is not None:
+                print(error, file=out)
+            else:
+                names = ", ".join(sorted(declarations)) or "no servers"
+                print(f"{path}: ok ({names})", file=out)
+    if args.json:
+        json.dump({"valid": status == EXIT_OK, "files": report}, out, indent=2)
+        print(file=out)
+    return status
+
+
+def _host(args: argparse.Namespace) -> Host | None:
+    if args.host is None:
+        return None
+    from hermes_decl.snapshot import load_snapshot_file
+
+    return load_snapshot_file(args.host)
+
+
+def _availability_json(server: str, path: str, result: Availability) -> dict[str, Any]:
+    return {
+        "file": path,
+        "server": server,
+        "state": result.state.value,
+        "offerable": result.offerable,
+        "sentence": result.sentence(),
+        "os_family": result.os_family,
+        "gpu": result.gpu.value if result.gpu is not None else None,
+        "version": result.version,
+        "min_version": result.min_version,
+        "path": result.path,
+        "trace": [asdict(candidate) for candidate in result.trace],
+    }
+
+
+def _print_explanation(server: str, path: str, result: Availability, out: TextIO) -> None:
+    offered = "offered" if result.offerable else "not offered"
+    print(f"{path}: {server}", file=out)
+    print(f"  state:    {result.state.value} ({offered})", file=out)
+    print(f"  sentence: {result.sentence()}", file=out)
+    if result.os_family is not None:
+        print(f"  os:       {result.os_family}", file=out)
+    if result.gpu is not None:
+        print(f"  gpu:      {result.gpu.value}", file=out)
+    if result.version is not None or result.state.value == "version_too_old":
+        minimum = f" (minimum {result.min_version})" if result.min_version else ""
+        print(f"  version:  {result.version or 'unreadable'}{minimum}", file=out)
+    if result.path is not None:
+        print(f"  path:     {result.path}", file=out)
+    if result.trace:
+        print("  looked at:", file=out)
+    for candidate in result.trace:
+        place = candidate.path or "-"
+        extra = f"  version {candidate.version}" if candidate.version else ""
+        detail = f"  ({candidate.detail})" if candidate.detail else ""
+        print(
+            f"    location[{candidate.index}] {candidate.kind}: {place}: "
+            f"{candidate.outcome}{extra}{detail}",
+            file=out,
+        )
+
+
+def _explain(args: argparse.Namespace, out: TextIO) -> int:
+    declarations, error = _load(args.file, args.at)
+    if error is not None:
+        print(error, file=sys.stderr)
+        return EXIT_PROBLEMS
+    if args.server is not None and args.server not in declarations:
+        known = ", ".join(sorted(declarations)) or "none"
+        print(f"{args.file}: no server {args.server!r} (servers: {known})", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        host = _host(args)
+    except DeclarationError as snapshot_error:
+        print(snapshot_error, file=sys.stderr)
+        return EXIT_PROBLEMS
+    os_family: OsFamily | None = args.os
+    results = [
+        (name, availability(decl, host=host, os_family=os_family))
+        for name, decl in sorted(declarations.items())
+        if args.server in (None, name)
+    ]
+    if args.json:
+        payload = [_availability_json(name, args.file, result) for name, result in results]
+        json.dump(payload, out, indent=2)
+        print(file=out)
+    else:
+        for index, (name, result) in enumerate(results):
+            if index:
+                print(file=out)
+            _print_explanation(name, args.file, result, out)
+    return EXIT_OK
+
+
+def _schema(args: argparse.Namespace, out: TextIO) -> int:
+    from hermes_decl.schema import json_schema
+
+    schema = json_schema(
+        "draft-07" if args.draft in ("07", "draft-07") else "2020-12", single=args.single
+    )
+    json.dump(schema, out, indent=2)
+    print(file=out)
+    return EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="hermes-decl",
+        description="Check, explain and describe hermes_decl application declarations.",
+        epilog="Run 'hermes-decl COMMAND --help' for a command's options.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    check = commands.add_parser(
+        "check",
+        help="validate declaration files and print every problem with file:line:column",
+        description="Validate declaration files; exit 1 if any has a problem.",
+    )
+    check.add_argument("files", nargs="+", metavar="FILE", help="a YAML or JSON declarations file")
+    check.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
+    check.add_argument("--json", action="store_true", help="print a machine-readable report")
+    check.set_defaults(run=_check)
+
+    explain = commands.add_parser(
+        "explain",
+        help="evaluate each server on this machine (or a host snapshot) and say why",
+        description="Evaluate declarations: the state, the sentence and every place looked at.",
+    )
+    explain.add_argument("file", metavar="FILE", help="a YAML or JSON declarations file")
+    explain.add_argument("--server", metavar="NAME", help="explain only this server")
+    explain.add_argument(
+        "--os", choices=OS_FAMILIES, help="evaluate as if on this OS family (default: the host's)"
+    )
+    explain.add_argument(
+        "--host", metavar="SNAPSHOT", help="evaluate on the machine a host snapshot file describes"
+    )
+    explain.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
+    explain.add_argument("--json", action="store_true", help="print machine-readable results")
+    explain.set_defaults(run=_explain)
+
+    schema = commands.add_parser(
+        "schema",
+        help="print the JSON Schema of declarations files",
+        description="Print the JSON Schema, for editors and validators.",
+    )
+    schema.add_argument(
+        "--draft",
+        choices=("2020-12", "07", "draft-07"),
+        default="2020-12",
+        help="the JSON Schema dialect (default 2020-12; 07 for draft-07 editors)",
+    )
+    schema.add_argument(
+        "--single", action="store_true", help="the schema of one {app, requires} declaration"
+    )
+    schema.set_defaults(run=_schema)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Validate each file and print each declaration's name and OS blocks; 1 on any problem."""
-    parser = argparse.ArgumentParser(prog="hermes-decl", description=__doc__)
-    parser.add_argument("files", nargs="+", type=Path, help="declaration files (YAML or JSON)")
-    args = parser.parse_args(argv)
-    status = 0
-    for path in args.files:
-        try:
-            declarations = _declarations(path)
-        except _Problems as problems:
-            print("\n".join(problems.lines))
-            status = 1
-            continue
-        for decl in declarations:
-            blocks = ", ".join(decl.app.os_families) if decl.app else "no app block"
-            print(f"{path}: {decl.name}: valid ({blocks})")
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        status: int = args.run(args, sys.stdout)
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as command-line tools do.
+        sys.stderr.close()
+        return EXIT_PROBLEMS
     return status
 
 

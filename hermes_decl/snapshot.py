@@ -7,11 +7,14 @@ A snapshot is validated like a declaration: strict, every problem reported at on
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter, ValidationError
 
 from hermes_decl.errors import DeclarationError, Issue, issues_from
+from hermes_decl.loader import read_document_file
 from hermes_decl.models.app import one_of
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES, OsFamily
@@ -122,3 +125,16 @@ def host_from_snapshot(data: object, *, where: str) -> FakeHost:
         return snapshot.to_host()
     except ValueError as error:  # FakeHost refuses what makes no sense for the snapshot's OS
         raise DeclarationError(where, [Issue("", "bad_snapshot", str(error))]) from None
+
+
+def load_snapshot_file(path: str | os.PathLike[str]) -> FakeHost:
+    """Read a snapshot file (YAML or JSON) into a host; problems carry their line and column."""
+    document = read_document_file(path)
+    try:
+        return host_from_snapshot(document.data, where=document.where)
+    except DeclarationError as error:
+        placed = []
+        for issue in error.issues:
+            line, column = document.position(issue.path, key=issue.code == "unknown_key")
+            placed.append(replace(issue, line=line, column=column))
+        raise DeclarationError(error.where, placed) from None

@@ -1,0 +1,215 @@
+"""The ``hermes-decl`` command through its real entry points, and the README's examples."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+VALID_EXAMPLES = [
+    "examples/vendor-studio.yaml",
+    "examples/linux-tool.yaml",
+    "examples/gpu-renderer.yaml",
+]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m hermes_decl`` from the repository root, as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "hermes_decl", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_console_script_is_installed() -> None:
+    script = Path(sys.executable).with_name("hermes-decl")
+    if not script.exists():
+        pytest.skip("the console script is not installed next to this interpreter")
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=False)
+    assert result.returncode == 0
+    assert "check" in result.stdout and "explain" in result.stdout and "schema" in result.stdout
+
+
+def test_check_valid_files() -> None:
+    result = run("check", *VALID_EXAMPLES)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "examples/vendor-studio.yaml: ok (vendor-studio)",
+        "examples/linux-tool.yaml: ok (inkwell-mcp)",
+        "examples/gpu-renderer.yaml: ok (raytrace-mcp)",
+    ]
+
+
+def test_check_reports_every_problem_with_file_line_column() -> None:
+    result = run("check", "examples/broken.yaml", "examples/linux-tool.yaml")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 5
+    assert all(
+        re.match(r"examples/broken\.yaml:\d+:\d+: broken-server\.", line) for line in lines[:4]
+    )
+    assert lines[4] == "examples/linux-tool.yaml: ok (inkwell-mcp)"
+
+
+def test_check_json(tmp_path: Path) -> None:
+    result = run("check", "--json", "examples/broken.yaml")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["valid"] is False
+    issues = report["files"][0]["issues"]
+    assert [(i["loc"], i["code"], i["line"], i["column"]) for i in issues] == [
+        ("broken-server.app.win32.presence", "invalid_choice", 6, 17),
+        ("broken-server.app.win32.location[0]", "path_not_rooted", 8, 11),
+        ("broken-server.app.win32.location[1]", "kind_wrong_os", 9, 11),
+        ("broken-server.requires.min_versoin", "unknown_key", 12, 5),
+    ]
+
+
+def test_check_at_selects_a_nested_mapping(tmp_path: Path) -> None:
+    manifest = tmp_path / "plugin.yaml"
+    manifest.write_text(
+        "name: my-plugin\n"
+        "hermes:\n"
+        "  servers:\n"
+        "    srv:\n"
+        "      app: { linux: { presence: executable, location: /opt/x } }\n"
+        "      requires: { app: yes, gpu: amd }\n",
+        encoding="utf-8",
+    )
+    result = run("check", "--at", "hermes.servers", str(manifest))
+    assert result.returncode == 1
+    assert (
+        result.stdout
+        == f"{manifest}:6:34: hermes.servers.srv.requires.gpu: must be 'nvidia' (got 'amd')\n"
+    )
+
+
+def test_check_a_missing_file() -> None:
+    result = run("check", "no/such/file.yaml")
+    assert result.returncode == 1
+    assert "no/such/file.yaml" in result.stdout
+
+
+def test_explain_json_on_a_snapshot() -> None:
+    result = run(
+        "explain",
+        "examples/vendor-studio.yaml",
+        "--host",
+        "examples/hosts/windows-old-studio.yaml",
+        "--json",
+    )
+    assert result.returncode == 0
+    [verdict] = json.loads(result.stdout)
+    assert verdict["state"] == "version_too_old"
+    assert verdict["offerable"] is False
+    assert verdict["version"] == "2.2.7.4410"
+    assert [c["outcome"] for c in verdict["trace"]] == ["present", "present"]
+
+
+def test_explain_forced_os_and_server() -> None:
+    result = run(
+        "explain", "examples/gpu-renderer.yaml", "--os", "darwin", "--server", "raytrace-mcp"
+    )
+    assert result.returncode == 0
+    assert "state:    unsupported_os (not offered)" in result.stdout
+    assert "raytrace-mcp is not available on macOS." in result.stdout
+
+
+def test_explain_on_this_machine_gives_a_state() -> None:
+    result = run("explain", "examples/vendor-studio.yaml", "--json")
+    assert result.returncode == 0
+    [verdict] = json.loads(result.stdout)
+    assert verdict["state"] in {"available", "missing_app", "version_too_old", "unsupported_os"}
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("explain", "examples/vendor-studio.yaml", "--server", "nope"), "no server 'nope'"),
+        (("chek", "x.yaml"), "invalid choice: 'chek'"),
+        (("explain", "examples/vendor-studio.yaml", "--os", "macos"), "invalid choice: 'macos'"),
+        ((), "the following arguments are required: COMMAND"),
+        (("check",), "the following arguments are required: FILE"),
+    ],
+    ids=["unknown-server", "unknown-command", "unknown-os", "no-command", "no-file"],
+)
+def test_usage_errors_say_what_to_type(args: tuple[str, ...], expected: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert expected in result.stderr
+
+
+def test_explain_reports_a_broken_file_or_snapshot(tmp_path: Path) -> None:
+    broken = run("explain", "examples/broken.yaml")
+    assert broken.returncode == 1
+    assert "examples/broken.yaml:6:17:" in broken.stderr
+    snapshot = tmp_path / "host.yaml"
+    snapshot.write_text("os_family: beos\n", encoding="utf-8")
+    result = run("explain", "examples/linux-tool.yaml", "--host", str(snapshot))
+    assert result.returncode == 1
+    assert (
+        f"{snapshot}:1:12: os_family: must be 'win32', 'darwin' or 'linux' (got 'beos')"
+        in result.stderr
+    )
+
+
+@pytest.mark.parametrize("draft", ["2020-12", "07"])
+@pytest.mark.parametrize("single", [False, True])
+def test_schema_prints_the_committed_schema(draft: str, single: bool) -> None:
+    result = run("schema", "--draft", draft, *(["--single"] if single else []))
+    assert result.returncode == 0
+    stem = "declaration" if single else "declarations"
+    suffix = ".draft-07" if draft == "07" else ""
+    committed = json.loads(
+        (ROOT / "schema" / f"{stem}{suffix}.schema.json").read_text(encoding="utf-8")
+    )
+    assert json.loads(result.stdout) == committed
+
+
+@pytest.mark.parametrize("command", ["check", "explain", "schema"])
+def test_help_everywhere(command: str) -> None:
+    result = run(command, "--help")
+    assert result.returncode == 0
+    assert result.stdout.startswith("usage: hermes-decl " + command)
+
+
+# -- the README says what the examples do ------------------------------------------------------
+
+CONSOLE_BLOCKS = re.findall(r"```console\n\$ hermes-decl (.*?)\n(.*?)```", README, flags=re.DOTALL)
+
+
+def test_the_readme_has_console_examples() -> None:
+    assert len(CONSOLE_BLOCKS) >= 4
+
+
+@pytest.mark.parametrize(("command", "output"), CONSOLE_BLOCKS, ids=[c for c, _ in CONSOLE_BLOCKS])
+def test_every_readme_example_prints_what_the_readme_shows(command: str, output: str) -> None:
+    result = run(*command.split())
+    assert result.stdout == output
+
+
+def test_the_readme_first_command_checks_the_valid_examples() -> None:
+    first = re.search(r"```sh\n(.*?)\n```", README, flags=re.DOTALL)
+    assert first is not None
+    assert "hermes-decl check " + " ".join(VALID_EXAMPLES) in first.group(1)
+    assert "hermes-decl explain examples/vendor-studio.yaml" in first.group(1)
+
+
+def test_every_example_file_is_covered() -> None:
+    examples = {str(path.relative_to(ROOT)) for path in (ROOT / "examples").glob("*.yaml")}
+    assert examples == {*VALID_EXAMPLES, "examples/broken.yaml"}
+    snapshots = {path.name for path in (ROOT / "examples" / "hosts").glob("*.yaml")}
+    assert snapshots == {"windows-old-studio.yaml", "linux-nvidia-workstation.yaml"}
+    for path in (ROOT / "examples").rglob("*.yaml"):
+        if path.parent.name != "hosts":
+            assert path.read_text(encoding="utf-8").startswith("# yaml-language-server: $schema=")
