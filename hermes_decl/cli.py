@@ -162,13 +162,10 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _schema(args: argparse.Namespace, out: TextIO) -> int:
-    from hermes_decl.schema import json_schema
+    from hermes_decl.schema import schema_text
 
-    schema = json_schema(
-        "draft-07" if args.draft in ("07", "draft-07") else "2020-12", single=args.single
-    )
-    json.dump(schema, out, indent=2)
-    print(file=out)
+    draft_07 = args.draft in ("07", "draft-07")
+    out.write(schema_text("draft-07" if draft_07 else "2020-12", single=args.single))
     return EXIT_OK
 
 
