@@ -155,4 +155,28 @@ def run() -> list[tuple[str, str, str, str]]:
                 verdict,
             )
         )
+    rows.append(_error_scaling())
     return rows
+
+
+def _many_unknown_keys(count: int) -> Callable[[], object]:
+    return _subject(
+        (
+            {"linux": {"presence": "executable", "location": "/x"}},
+            dict.fromkeys((f"k{number}" for number in range(count)), 1),
+        )
+    )
+
+
+def _error_scaling() -> tuple[str, str, str, str]:
+    """Reporting 8,000 problems against 800: linear work is about 10x, quadratic about 100x."""
+    small, large = _many_unknown_keys(800), _many_unknown_keys(8000)
+    small_s = min(_round(small, 3) for _ in range(3))
+    large_s = min(_round(large, 1) for _ in range(3))
+    growth = large_s / small_s
+    return (
+        "parse, 8,000 unknown keys vs 800 (error reporting grows linearly)",
+        f"{large_s * 1000:.0f} ms vs {small_s * 1000:.1f} ms ({growth:.1f}x)",
+        "target growth ≤ 20x (quadratic would be about 100x)",
+        "met" if growth <= 20 else "MISSED",
+    )

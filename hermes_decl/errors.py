@@ -124,19 +124,30 @@ def _is_tag(raw: Sequence[Any], index: int, cursor: object) -> bool:
 DataPath = tuple[str | int, ...]
 
 
-def _position(container: object, key: str) -> int:
+KeyOrders = dict[int, dict[str, int]]
+"""Per input mapping (by identity), each string key's position: worked out once per mapping."""
+
+
+def _position(container: object, key: str, orders: KeyOrders) -> int:
     if not isinstance(container, Mapping):
         return 0
-    keys = [k for k in container if isinstance(k, str)]
-    return keys.index(key) if key in keys else len(keys)
+    order = orders.get(id(container))
+    if order is None:
+        order = {k: index for index, k in enumerate(k for k in container if isinstance(k, str))}
+        orders[id(container)] = order
+    return order.get(key, len(order))
 
 
-def data_path(raw: Sequence[Any], data: object) -> tuple[DataPath, tuple[int, ...]]:
+def data_path(
+    raw: Sequence[Any], data: object, orders: KeyOrders | None = None
+) -> tuple[DataPath, tuple[int, ...]]:
     """Turn a Pydantic location into a path through the input data, and its place in reading order.
 
     The place holds, per step, the position of the key or item in its container, so that sorting
     by it lists issues in the order an author reads the file; a missing key sorts after the rest.
+    ``orders`` lets the issues of one error share the key positions they look up.
     """
+    orders = {} if orders is None else orders
     path: list[str | int] = []
     place: list[int] = []
     cursor: object = data
@@ -153,7 +164,7 @@ def data_path(raw: Sequence[Any], data: object) -> tuple[DataPath, tuple[int, ..
             continue
         key = element if isinstance(element, str) else str(element)
         path.append(key)
-        place.append(_position(cursor, key))
+        place.append(_position(cursor, key, orders))
         cursor = cursor.get(key) if isinstance(cursor, Mapping) else None
     return tuple(path), tuple(place)
 
@@ -178,8 +189,10 @@ def dotted(path: Sequence[str | int]) -> str:
 def issues_from(error: ValidationError, data: object) -> tuple[Issue, ...]:
     """Translate each line of a ``ValidationError`` about ``data`` into issues, in reading order."""
     placed: list[tuple[tuple[int, ...], Issue]] = []
+    seen: set[Issue] = set()
+    orders: KeyOrders = {}
     for line in error.errors(include_url=False):
-        path, place = data_path(line["loc"], data)
+        path, place = data_path(line["loc"], data, orders)
         loc = dotted(path)
         if line["type"] in BUILTIN_ERROR_TYPES:
             code, message = _TYPE_RULES.get(line["type"], ("invalid", "is not valid"))
@@ -189,7 +202,8 @@ def issues_from(error: ValidationError, data: object) -> tuple[Issue, ...]:
             # Our own codes (PydanticCustomError) carry finished messages.
             code, message = line["type"], line["msg"]
         issue = Issue(loc, code, message, path=path)
-        if all(issue != seen for _, seen in placed):
+        if issue not in seen:
+            seen.add(issue)
             placed.append((place, issue))
     placed.sort(key=lambda entry: entry[0])
     return tuple(issue for _, issue in placed)

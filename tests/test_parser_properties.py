@@ -181,3 +181,11 @@ def test_integers_too_long_to_print_are_still_reported() -> None:
         ("requires.app", "wrong_type"),
     ]
     _check(result)
+
+
+def test_thousands_of_problems_are_all_reported_in_reading_order() -> None:
+    # bench/parse.py times this input: reporting must stay linear in the number of problems.
+    requires = {f"k{number}": 1 for number in range(8000)}
+    result = _parse(None, requires)
+    assert isinstance(result, DeclarationError)
+    assert [issue.loc for issue in result.issues] == [f"requires.k{n}" for n in range(8000)]
