@@ -250,3 +250,17 @@ def test_an_exited_process_is_not_alive(host: LiveHost) -> None:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait(timeout=60)
     assert host.process_alive(child.pid) is False
+
+
+def test_relative_paths_are_never_touched(tmp_path: Path) -> None:
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dir" / "tool.exe").write_bytes(b"x")
+    relative_dir = os.path.relpath(tmp_path / "dir")
+    relative_file = os.path.join(relative_dir, "tool.exe")
+    assert os.path.isfile(relative_file)  # it resolves against the current directory...
+    host = LiveHost()
+    assert host.is_file(relative_file) is False  # ...which the live host never does
+    assert host.is_dir(relative_dir) is False
+    assert host.list_dir(relative_dir) == ()
+    assert host.read_file(relative_file, 10) is None
+    assert host.is_file(str(tmp_path / "dir" / "tool.exe")) is True

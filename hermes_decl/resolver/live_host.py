@@ -57,8 +57,23 @@ def current_os_family() -> OsFamily:
         return "linux"
 
 
+def is_absolute_here(path: str) -> bool:
+    """Whether ``path`` is absolute on this machine; a relative one is never touched.
+
+    A relative path would be resolved against the current directory, which no declaration means
+    (a ``C:\\x`` asked about on Linux, say, when ``os_family`` is forced).
+    """
+    if sys.platform == "win32":
+        drive, rest = os.path.splitdrive(path)
+        return len(drive) == 2 and rest[:1] in ("\\", "/")
+    else:
+        return path.startswith("/")
+
+
 def path_is_file(path: str) -> bool:
     """Whether ``path`` is a regular file, symlinks followed; never raises."""
+    if not is_absolute_here(path):
+        return False
     try:
         return stat.S_ISREG(os.stat(path).st_mode)
     except _PATH_ERRORS:
@@ -67,6 +82,8 @@ def path_is_file(path: str) -> bool:
 
 def path_is_dir(path: str) -> bool:
     """Whether ``path`` is a directory, symlinks followed; never raises."""
+    if not is_absolute_here(path):
+        return False
     try:
         return stat.S_ISDIR(os.stat(path).st_mode)
     except _PATH_ERRORS:
@@ -80,6 +97,8 @@ def list_dir_names(path: str) -> tuple[str, ...]:
     it) and still works as a path component for the other primitives.
     """
     names: list[str] = []
+    if not is_absolute_here(path):
+        return ()
     try:
         with os.scandir(path) as entries:
             for entry in entries:
