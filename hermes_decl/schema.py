@@ -39,7 +39,11 @@ from hermes_decl.models.locations import (
     _check_presence,
     as_location_list,
 )
-from hermes_decl.models.requires import Requires, RequiresWithApp, _min_version_form
+from hermes_decl.models.requires import (
+    RequiresWithApp,
+    _min_version_form,
+    _minimum_needs_app,
+)
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 
 Dialect = Literal["2020-12", "draft-07"]
@@ -460,15 +464,15 @@ class _Generator(GenerateJsonSchema):
         return generated
 
     def _minimum_needs_app(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
-        """``Requires._minimum_needs_app``: ``min_version`` needs ``app: true``."""
-        generated = self._inner(schema)
-        rule = {
-            "$comment": "min_version_needs_app",
-            "if": _present("min_version", {"type": "string"}),
-            "then": _present("app", {"const": True}),
-        }
-        _add_rule(generated, rule)
-        return generated
+        """``min_version``'s check that ``app`` is true: a rule on the enclosing ``requires``."""
+        self._frames[-1][1].append(
+            {
+                "$comment": "min_version_needs_app",
+                "if": _present("min_version", {"type": "string"}),
+                "then": _present("app", {"const": True}),
+            }
+        )
+        return self._inner(schema)
 
     def _cross_check(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
         """``RequiresWithApp._cross_check``: ``requires`` judged against the ``app`` block."""
@@ -564,7 +568,7 @@ _RULES: dict[CodeType, _Rule] = {
     _code_of(_check_presence): _Generator._presence,
     _code_of(ServerJsonLiveness._path_rules): _Generator._runtime_file,
     _code_of(AppBlock._at_least_one): _Generator._at_least_one_os,
-    _code_of(Requires._minimum_needs_app): _Generator._minimum_needs_app,
+    _code_of(_minimum_needs_app): _Generator._minimum_needs_app,
     _code_of(RequiresWithApp._cross_check): _Generator._cross_check,
 }
 for _function, _patterns in (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from hermes_decl.declaration import DeclarationError, parse_declaration
 from tests.rules_helpers import WHERE, error_of, os_block, parse, rows, rows1
 from tests.rules_helpers import issues as issues_of
 
@@ -544,3 +545,26 @@ def test_every_line_starts_with_where() -> None:
         assert line == f"{WHERE}: {issue.loc}: {issue.message}"
         assert issue.line is None
         assert issue.column is None
+
+
+@pytest.mark.parametrize(
+    ("requires", "expected"),
+    [
+        (
+            {"min_version": "1", "gpu": "amd"},
+            [("requires.min_version", "min_version_needs_app"), ("requires.gpu", "invalid_choice")],
+        ),
+        (
+            {"min_version": "1", "extra": 1},
+            [("requires.min_version", "min_version_needs_app"), ("requires.extra", "unknown_key")],
+        ),
+        ({"app": "yes", "min_version": "1"}, [("requires.app", "wrong_type")]),
+    ],
+    ids=["beside-a-bad-gpu", "beside-an-unknown-key", "app-itself-invalid"],
+)
+def test_the_blocks_own_rule_is_reported_beside_other_errors(
+    requires: dict[str, object], expected: list[tuple[str, str]]
+) -> None:
+    with pytest.raises(DeclarationError) as caught:
+        parse_declaration("s", None, requires, where="w")
+    assert [(issue.loc, issue.code) for issue in caught.value.issues] == expected

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
 
 from hermes_decl.models.app import AppBlock, one_of
@@ -25,13 +25,22 @@ def _min_version_form(value: str) -> str:
     return value
 
 
+def _minimum_needs_app(value: str, info: ValidationInfo) -> str:
+    """``min_version`` needs ``app: true``, judged per field so other errors cannot hide it."""
+    if info.data.get("app", True) is False:  # an invalid ``app`` is not in info.data: no verdict
+        fail("min_version_needs_app", "needs app: true")
+    return value
+
+
 class Requires(FrozenModel):
     """Policy: the application, a minimum version, a GPU vendor."""
 
     app: bool = Field(
         default=False, description="Offer the server only where the application is present."
     )
-    min_version: Annotated[str, AfterValidator(_min_version_form)] | None = Field(
+    min_version: (
+        Annotated[str, AfterValidator(_min_version_form), AfterValidator(_minimum_needs_app)] | None
+    ) = Field(
         default=None,
         description="The lowest acceptable version, dotted numeric such as '2.3.0'.",
         examples=["2.3.0"],
@@ -39,21 +48,6 @@ class Requires(FrozenModel):
     gpu: Annotated[GpuVendor, one_of(("nvidia",)), Meanings(GPU_MEANINGS)] | None = Field(
         default=None, description="Offer the server only on a machine with this GPU vendor."
     )
-
-    @model_validator(mode="after")
-    def _minimum_needs_app(self) -> Requires:
-        if self.min_version is not None and not self.app:
-            fail_at(
-                "requires",
-                [
-                    (
-                        ("min_version",),
-                        problem("min_version_needs_app", "needs app: true"),
-                        self.min_version,
-                    )
-                ],
-            )
-        return self
 
 
 class RequiresWithApp(FrozenModel):
