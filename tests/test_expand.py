@@ -56,7 +56,7 @@ EXPANSIONS: list[tuple[OsFamily, str, dict[str, str], Expansion]] = [
         "win32",
         "%ROOT%\\x",
         {"ROOT": "\\\\?\\C:\\"},
-        Expansion(None, "\\\\?\\C:\\\\x became a UNC or device path"),
+        Expansion(None, "\\\\?\\C:\\x became a UNC or device path"),
     ),
     (
         "win32",
@@ -76,6 +76,10 @@ EXPANSIONS: list[tuple[OsFamily, str, dict[str, str], Expansion]] = [
         {"ROOT": "C:\\a\0"},
         Expansion(None, "C:\\a\0\\x contains a NUL character"),
     ),
+    ("linux", "$ROOT/x", {"ROOT": "/"}, Expansion("/x")),
+    ("linux", "${DATA}/x", {"DATA": "/data/"}, Expansion("/data/x")),
+    ("linux", "$STAR/app", {"STAR": "/o*t"}, Expansion(None, "variable STAR holds a '*'")),
+    ("win32", "%ROOT%\\x", {"ROOT": "C:\\"}, Expansion("C:\\x")),
 ]
 
 
@@ -114,6 +118,14 @@ def test_star_text(segment: str, name: str, expected: str | None) -> None:
     assert star_text(segment, name, ignore_case=False) == expected
 
 
+def test_a_home_of_slash_is_not_a_network_path() -> None:
+    host = FakeHost("linux", env={"HOME": "/"}, home="/")
+    assert expand("~/x", "linux", host) == Expansion("/x")
+    assert expand("~/.local/share/flatpak/exports/bin", "linux", host).path == (
+        "/.local/share/flatpak/exports/bin"
+    )
+
+
 def test_star_text_ignores_case_on_windows_only() -> None:
     assert star_text("VENDOR *", "vendor 2", ignore_case=True) == "2"
     assert star_text("VENDOR *", "vendor 2", ignore_case=False) is None
@@ -148,9 +160,23 @@ def test_several_star_segments_and_the_match_budget() -> None:
         for inner in range(20):
             host.add_executable(f"/opt/v{outer}/r{inner}/app")
     matches = match_pattern("/opt/v*/r*/app", "linux", host)
-    assert len(matches) == MAX_MATCHES - 20
+    assert len(matches) == MAX_MATCHES  # 400 would match: the first 256, newest folders first
     assert matches[0] == "/opt/v19/r19/app"
-    assert host.calls["list_dir"] == 1 + 20
+    assert matches[-1] == "/opt/v7/r0/app"
+    assert host.calls["list_dir"] == 1 + 13  # listing stops once the second '*' has 256
+
+
+def test_the_first_star_cannot_starve_the_second() -> None:
+    host = FakeHost("linux")
+    for number in range(MAX_MATCHES):
+        host.add_dir(f"/o/d{number:03}")
+    host.add_executable("/o/d100/bin/app-2.0")
+    assert match_pattern("/o/*/bin/app*", "linux", host) == ("/o/d100/bin/app-2.0",)
+    host.reset_calls()
+    for number in range(300):
+        host.add_dir(f"/p/e{number:03}/s1")
+    assert len(match_pattern("/p/*/s*", "linux", host)) == MAX_MATCHES
+    assert host.calls["list_dir"] == 1 + MAX_MATCHES
 
 
 def test_known_dirs_answer_for_the_os_asked_about() -> None:

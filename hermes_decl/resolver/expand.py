@@ -70,8 +70,20 @@ def unsafe_reason(path: str, os_family: OsFamily) -> str | None:
     return None
 
 
+def _joined(value: str, following: str) -> str:
+    """A substituted value, less its trailing separators when the template supplies one.
+
+    ``HOME=/`` then gives ``/x`` for ``~/x``, not ``//x`` (which would look like a UNC path).
+    """
+    return value.rstrip("/\\") if following[:1] in ("/", "\\") else value
+
+
 def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
-    """Expand ``~`` and variables through the host, then check the result is safe to look at."""
+    """Expand ``~`` and variables through the host, then check the result is safe to look at.
+
+    A ``*`` is a wildcard only where the declaration wrote it: a value from the host that holds
+    one is refused rather than allowed to decide which folders are listed.
+    """
     text = template
     tilde = _TILDE.match(text)
     if tilde:
@@ -79,11 +91,15 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
         home = host.user_home(user) if user else host.home()
         if not home:
             return Expansion(None, f"the home directory of {'~' + user} is unknown")
+        home = _joined(home, text[tilde.end() :])
+        if "*" in home:
+            return Expansion(None, f"the home directory of {'~' + user} holds a '*'")
         text = home + text[tilde.end() :]
         rest_from = len(home)
     else:
         rest_from = 0
     unset: list[str] = []
+    starred: list[str] = []
 
     def substitute(match: re.Match[str]) -> str:
         name = match.group(1) or match.group(2) or match.group(3)
@@ -91,12 +107,16 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
         if value is None:
             unset.append(name)
             return ""
-        return value
+        if "*" in value:
+            starred.append(name)
+        return _joined(value, match.string[match.end() :])
 
     pattern = _ANY_VARIABLE if os_family == "win32" else _POSIX_VARIABLE
     text = text[:rest_from] + pattern.sub(substitute, text[rest_from:])
     if unset:
         return Expansion(None, f"variable {unset[0]} is unset")
+    if starred:
+        return Expansion(None, f"variable {starred[0]} holds a '*'")
     reason = unsafe_reason(text, os_family)
     if reason is not None:
         return Expansion(None, f"{normalise(os_family, text)} {reason}")
@@ -142,25 +162,30 @@ def _newest_first(matches: list[tuple[str, str]]) -> list[str]:
 
 
 def match_pattern(path: str, os_family: OsFamily, host: Host) -> tuple[str, ...]:
-    """The paths a ``*`` pattern matches, newest first; at most ``MAX_MATCHES`` are considered."""
+    """The paths a ``*`` pattern matches, newest first.
+
+    Each ``*`` segment considers at most ``MAX_MATCHES`` matching entries over all the folders it
+    looks in, and lists no further folder once it has them, so a pattern yields at most
+    ``MAX_MATCHES`` paths and lists at most ``1 + MAX_MATCHES`` folders per ``*`` segment.
+    """
     root_length = 3 if os_family == "win32" else 1
     root, rest = path[:root_length], path[root_length:]
     bases = [normalise(os_family, root)]
-    budget = MAX_MATCHES
     for segment in (part for part in _SEPARATORS.split(rest) if part):
         if "*" not in segment:
             bases = [join(os_family, base, segment) for base in bases]
             continue
         found: list[str] = []
         for base in bases:
+            if len(found) >= MAX_MATCHES:
+                break
             matches: list[tuple[str, str]] = []
             for name in host.list_dir(base):
-                if budget == 0:
-                    break
                 star = star_text(segment, name, ignore_case=os_family == "win32")
                 if star is not None:
-                    budget -= 1
                     matches.append((name, star))
+                    if len(found) + len(matches) >= MAX_MATCHES:
+                        break
             found.extend(join(os_family, base, name) for name in _newest_first(matches))
         bases = found
     return tuple(bases)
