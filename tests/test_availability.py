@@ -378,3 +378,26 @@ def test_availability_is_frozen_and_has_no_truth_value() -> None:
     assert reserved is AvailabilityState.INSTALLED_NOT_RUNNING
     assert str(reserved) == "installed_not_running"
     assert isinstance(reserved, str)
+
+
+def test_an_executable_inside_a_bundle_is_versioned_by_the_bundle() -> None:
+    app = {
+        "darwin": {
+            "presence": "executable",
+            "location": "/Applications/Vendor.app/Contents/MacOS/vendor",
+            "version": {"kind": "plist"},
+        }
+    }
+    host = FakeHost("darwin").add_bundle("/Applications/Vendor.app", "5.0")
+    host.add_executable("/Applications/Vendor.app/Contents/MacOS/vendor")
+    result = availability(decl(app, app=True, min_version="4"), host=host)
+    assert (result.state, result.version) == ("available", "5.0")
+    loose = FakeHost("darwin").add_executable("/usr/local/bin/vendor")
+    outside = {"darwin": {**app["darwin"], "location": "/usr/local/bin/vendor"}}
+    result = availability(decl(outside, app=True, min_version="4"), host=loose)
+    assert (result.state, result.version) == ("version_too_old", None)
+    assert result.sentence() == (
+        "vendor version unknown is too old; version 4 or newer is required. "
+        "Update vendor, then try again."
+    )
+    assert loose.calls["read_file"] == 0

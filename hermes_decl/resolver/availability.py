@@ -69,9 +69,9 @@ class Availability:
         if state is AvailabilityState.MISSING_APP:
             return f"{app} is not installed. Install {app}, then try again."
         if state is AvailabilityState.VERSION_TOO_OLD:
-            found = f"version {self.version}" if self.version else "whose version could not be read"
             return (
-                f"{app} {found} is too old; version {self.min_version} or newer is required. "
+                f"{app} version {self.version or 'unknown'} is too old; "
+                f"version {self.min_version} or newer is required. "
                 f"Update {app}, then try again."
             )
         if state is AvailabilityState.UNSUPPORTED_OS:

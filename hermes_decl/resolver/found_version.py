@@ -65,11 +65,27 @@ def uninstall_version(host: Host, prefix: str) -> str | None:
     return None
 
 
+def info_plist_of(path: str, presence: str, os_family: OsFamily) -> str | None:
+    """The Info.plist that versions a copy: the bundle's own, or that of the ``.app`` holding it.
+
+    An executable found inside a bundle (``Vendor.app/Contents/MacOS/vendor``) is versioned by
+    its enclosing bundle; an executable outside any bundle has no Info.plist.
+    """
+    if presence == "bundle":
+        return join(os_family, path, "Contents", "Info.plist")
+    segments = path.split("/")
+    for end in range(len(segments) - 1, 0, -1):
+        if segments[end - 1].lower().endswith(".app"):
+            return join(os_family, "/".join(segments[:end]), "Contents", "Info.plist")
+    return None
+
+
 def read_version(app_def: AppDef, path: str, os_family: OsFamily, host: Host) -> str | None:
     """The version of the copy at ``path``, from the OS block's version source, or None."""
     kind = app_def.version_kind
     if kind == "plist":
-        data = host.read_file(join(os_family, path, "Contents", "Info.plist"), MAX_PLIST_BYTES + 1)
+        plist = info_plist_of(path, app_def.presence, os_family)
+        data = host.read_file(plist, MAX_PLIST_BYTES + 1) if plist is not None else None
         return plist_version(data) if data is not None else None
     if kind == "pe_resource":
         with open_host_file(host, path) as file:
