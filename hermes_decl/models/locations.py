@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, Field, ValidationInfo
+from pydantic import AfterValidator, Field, ValidationInfo, model_serializer
 
 from hermes_decl.models import rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence, fail
@@ -34,6 +34,11 @@ class PathLocation(KindVariant):
         if isinstance(data, str):
             return {"path": rules.location_path(data, cls.OS_FAMILY)}
         return data
+
+    @model_serializer
+    def _as_written(self) -> str:
+        """A path location is written back as the bare string a declaration uses."""
+        return self.path
 
 
 class Win32PathLocation(PathLocation):
