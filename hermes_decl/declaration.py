@@ -42,8 +42,8 @@ def _validate(
     except RecursionError:
         issue = Issue("", "too_deep", "is nested too deeply to read")
         raise DeclarationError(where, [issue]) from None
-    except Exception as error:  # a hostile object's own method failed while being read
-        issue = Issue("", "unreadable", f"could not be read ({type(error).__name__})")
+    except Exception:  # a hostile object's own method failed while being read
+        issue = Issue("", "unreadable", "could not be read: a value failed while being read")
         raise DeclarationError(where, [issue]) from None
 
 
@@ -72,11 +72,13 @@ def parse_requires(raw: object, app: AppBlock | None, *, where: str) -> Requires
     ).requires
 
 
-def _app_id(app: AppBlock | None) -> str:
-    for os_family in app.os_families if app is not None else ():
-        app_def = app.for_os(os_family) if app is not None else None
-        if app_def is not None:
-            return app_def.app_id
+def _app_id(app: object) -> str:
+    """The name an already parsed ``app`` block carries; "" for anything else."""
+    if isinstance(app, AppBlock):
+        for os_family in app.os_families:
+            app_def = app.for_os(os_family)
+            if app_def is not None:
+                return app_def.app_id
     return ""
 
 

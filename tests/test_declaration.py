@@ -403,3 +403,15 @@ def _frozen_assignment_is_a_type_error(decl: Declaration, command: CommandLocati
     """Never called: mypy checks it; an ignore would be reported unused if its line type-checked."""
     decl.name = "other"  # type: ignore[misc]
     command.name = "other"  # type: ignore[misc]
+
+
+def test_parse_requires_parses_an_unparsed_app_block_too() -> None:
+    raw_app: Any = {"linux": {"presence": "executable", "location": "/x"}}
+    requires = declaration.parse_requires({"app": True}, raw_app, where="w")
+    assert requires.app is True
+    with pytest.raises(DeclarationError) as caught:
+        declaration.parse_requires({"app": True}, {"linux": {}}, where="w")  # type: ignore[arg-type]
+    assert [(i.loc, i.code) for i in caught.value.issues] == [
+        ("app.linux.presence", "missing_key"),
+        ("app.linux.location", "missing_key"),
+    ]

@@ -662,3 +662,23 @@ def mutated_plists(draw: st.DrawFn) -> bytes:
 @given(mutated_plists())
 def test_mutated_plists_never_raise(data: bytes) -> None:
     assert isinstance(plist_version(data), str | None)
+
+
+class _TextReader:
+    """A stream whose read() returns text, not bytes."""
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return offset
+
+    def read(self, size: int = -1) -> str:
+        return "MZ" * max(size, 1)
+
+
+@pytest.mark.parametrize(
+    "given",
+    [None, 42, "MZ", io.StringIO("MZ text"), _TextReader(), [b"MZ"]],
+    ids=["none", "int", "str", "text-io", "text-reader", "list"],
+)
+def test_the_readers_never_raise_whatever_they_are_handed(given: object) -> None:
+    assert pe_file_version(given) is None  # type: ignore[arg-type]
+    assert plist_version(given) is None  # type: ignore[arg-type]

@@ -33,10 +33,10 @@ def plist_version(data: bytes) -> str | None:
     counts as absent. The top level must be a dictionary. Input over ``MAX_PLIST_BYTES`` is not
     parsed.
     """
-    if len(data) > MAX_PLIST_BYTES:
+    if not isinstance(data, (bytes, bytearray, memoryview)) or len(data) > MAX_PLIST_BYTES:
         return None
     try:
-        top = plistlib.loads(data)
+        top = plistlib.loads(bytes(data))
     except Exception:
         # plistlib documents only InvalidFileException, but malformed input reaches it through
         # expat (ExpatError), base64 (binascii.Error), int/float/date parsing (ValueError,
@@ -69,9 +69,10 @@ def pe_file_version(data: bytes | BinaryIO) -> str | None:
     """
     try:
         return _PEReader(data).file_version()
-    except (_Malformed, OSError, ValueError):
-        # _Malformed: the bytes hold no readable version resource. OSError and ValueError come
-        # from a file object that cannot seek, fails to read or is closed.
+    except Exception:
+        # _Malformed: the bytes hold no readable version resource. Anything else comes from
+        # what was handed over: a file object that cannot seek, fails to read, is closed or
+        # reads text, or something that is no file at all. The contract is None, never a raise.
         return None
 
 
