@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import reprlib
 from collections.abc import Iterable
@@ -21,6 +22,12 @@ def show(value: object) -> str:
         text = "null"
     elif value is True or value is False:
         text = "true" if value else "false"
+    elif isinstance(value, (datetime.date, datetime.time)):
+        text = value.isoformat()  # YAML reads 2024-01-01 as a date
+    elif isinstance(value, (bytes, bytearray)):
+        text = f"binary data of {len(value)} bytes"
+    elif isinstance(value, (set, frozenset)):
+        text = "a set"
     else:
         try:
             text = _repr.repr(value)

@@ -132,7 +132,12 @@ def _print_explanation(server: str, path: str, result: Availability, out: TextIO
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
     declarations, error = _load(args.file, args.at)
     if error is not None:
-        print(error, file=sys.stderr)
+        if args.json:
+            issues = [_issue_json(issue, args.file) for issue in error.issues]
+            json.dump({"valid": False, "issues": issues}, out, indent=2)
+            print(file=out)
+        else:
+            print(error, file=sys.stderr)
         return EXIT_PROBLEMS
     if args.server is not None and args.server not in declarations:
         known = ", ".join(sorted(declarations)) or "none"

@@ -48,12 +48,15 @@ def make_check_fn(
     return check
 
 
-def skill_matches_apps(frontmatter: Mapping[str, object], *, host: Host | None = None) -> bool:
+def skill_matches_apps(frontmatter: object, *, host: Host | None = None) -> bool:
     """Whether a skill may be offered: every server its ``requires_apps`` names is offerable.
 
     A string counts as a list of one; an unknown name, or anything that is not a name, hides the
-    skill (fail closed). A skill without ``requires_apps`` is not filtered.
+    skill (fail closed), and so does frontmatter that is not a mapping. A skill without
+    ``requires_apps`` is not filtered.
     """
+    if not isinstance(frontmatter, Mapping):
+        return False
     names = frontmatter.get(REQUIRES_APPS_KEY)
     if names is None:
         return True

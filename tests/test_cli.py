@@ -211,3 +211,16 @@ def test_every_example_file_is_covered() -> None:
     for path in (ROOT / "examples").rglob("*.yaml"):
         if path.parent.name != "hosts":
             assert path.read_text(encoding="utf-8").startswith("# yaml-language-server: $schema=")
+
+
+def test_explain_json_reports_a_broken_file_as_json() -> None:
+    result = run("explain", "--json", "examples/broken.yaml")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["valid"] is False
+    assert [issue["code"] for issue in report["issues"]] == [
+        "invalid_choice",
+        "path_not_rooted",
+        "kind_wrong_os",
+        "unknown_key",
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import pickle
 import warnings
 from typing import Any
@@ -415,3 +416,18 @@ def test_parse_requires_parses_an_unparsed_app_block_too() -> None:
         ("app.linux.presence", "missing_key"),
         ("app.linux.location", "missing_key"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("found", "shown"),
+    [
+        (datetime.date(2024, 1, 1), "must be a string (got 2024-01-01)"),
+        (b"hello", "must be a string (got binary data of 5 bytes)"),
+        ({"a"}, "must be a string (got a set)"),
+    ],
+    ids=["yaml-date", "yaml-binary", "yaml-set"],
+)
+def test_values_yaml_can_produce_are_shown_in_plain_words(found: object, shown: str) -> None:
+    with pytest.raises(DeclarationError) as caught:
+        parse(None, {"app": True, "min_version": found})
+    assert caught.value.issues[0].message == shown

@@ -110,3 +110,8 @@ def test_skill_matches_apps(frontmatter: dict[str, Any], expected: bool) -> None
         "no-requirements", declaration.parse_declaration("no-requirements", None, None, where="t")
     )
     assert skill_matches_apps(frontmatter, host=host) is expected
+
+
+@pytest.mark.parametrize("frontmatter", [None, ["my-server"], "requires_apps: x"], ids=repr)
+def test_frontmatter_that_is_not_a_mapping_hides_the_skill(frontmatter: Any) -> None:
+    assert skill_matches_apps(frontmatter) is False

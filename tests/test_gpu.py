@@ -122,7 +122,9 @@ def test_blank_or_malformed_vendor_is_ignored(vendor: str) -> None:
     host = FakeHost().add_pci_device(vendor)
     assert gpu_class(host) == "unknown"  # a display device whose vendor cannot be told
     host2 = FakeHost().add_pci_device(vendor).add_pci_device("0x8086")
-    assert gpu_class(host2) == "intel"
+    assert gpu_class(host2) == "unknown"  # beside an Intel iGPU, it may be the NVIDIA dGPU
+    host3 = FakeHost().add_pci_device(vendor).add_pci_device("0x10de")
+    assert gpu_class(host3) == "nvidia"
 
 
 def test_unreadable_vendor_file_is_ignored() -> None:

@@ -165,11 +165,15 @@ class _SysfsSurvey:
     def answer(self) -> GpuClass:
         """The class the survey supports."""
         best = best_vendor(self.vendors)
+        if best is GpuClass.NVIDIA:
+            return best
+        if self.unreadable_display:
+            # The display device that could not be read may be an NVIDIA one: a failed read
+            # must not lock out a machine that has the GPU (SPEC 7).
+            return GpuClass.UNKNOWN
         if best is not None:
             return best
-        if self.unreadable_display or not self.anything_read:
-            return GpuClass.UNKNOWN
-        return GpuClass.NONE
+        return GpuClass.UNKNOWN if not self.anything_read else GpuClass.NONE
 
 
 def _bounded_names(host: Host, directory: str, keep: Callable[[str], object]) -> list[str]:
