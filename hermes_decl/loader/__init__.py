@@ -1,0 +1,51 @@
+"""Reading declaration files: YAML or JSON text → data with positions → declarations (SPEC 10).
+
+The text is read with PyYAML's safe loader (or, for text that is JSON, with the ``json`` module's
+own scanners), keeping the 1-based line and column of every value and every mapping key, so that
+each ``DeclarationError`` issue points at the offending value or key in the file. Reading never
+raises anything but ``DeclarationError`` and never expands an alias bomb: aliases may produce at
+most ``MAX_ALIAS_NODES`` values, nesting stops at ``MAX_DEPTH`` levels, and text is bounded by
+``MAX_BYTES``.
+
+Issue locations (``loc`` and ``path``) are data paths from the top of the document, so with an
+``at`` selection they start with the selected keys (``tool.servers.my-server.app.linux``).
+Each issue's ``line``/``column`` is: for ``unknown_key``, the key; for ``missing_key``, the key
+when it is written with a null value, else the mapping that lacks it; for ``duplicate_key``, the
+second key; for ``bad_key``, the key; otherwise the offending value (a value given by an alias at
+the alias, anything inside it at the anchored text). A lone location read as a list of one has
+no index in its path, so it is placed at the location value. A path the document lacks is placed
+at its closest existing parent; problems of the whole text at the place reading stopped.
+"""
+
+from hermes_decl.loader.declarations import (
+    declarations_from,
+    load_declarations,
+    load_declarations_file,
+    load_declarations_text,
+)
+from hermes_decl.loader.document import (
+    MAX_ALIAS_NODES,
+    MAX_BYTES,
+    MAX_DEPTH,
+    SERVER_KEYS,
+    STRING_WHERE,
+    Document,
+    Position,
+)
+from hermes_decl.loader.reading import read_document, read_document_file
+
+__all__ = [
+    "MAX_ALIAS_NODES",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "SERVER_KEYS",
+    "STRING_WHERE",
+    "Document",
+    "Position",
+    "declarations_from",
+    "load_declarations",
+    "load_declarations_file",
+    "load_declarations_text",
+    "read_document",
+    "read_document_file",
+]

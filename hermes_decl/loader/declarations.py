@@ -1,0 +1,154 @@
+"""A document's declarations mapping (or the one ``at`` selects) into parsed declarations."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+
+from hermes_decl._text import choices, did_you_mean, show
+from hermes_decl.declaration import DeclarationError, Issue, parse_declaration
+from hermes_decl.errors import DataPath, dotted
+from hermes_decl.loader.document import (
+    _AT_KEY_CODES,
+    _UNREAD_CODES,
+    SERVER_KEYS,
+    STRING_WHERE,
+    Document,
+    _in_reading_order,
+    _issue,
+)
+from hermes_decl.loader.reading import _read, _read_file
+from hermes_decl.models import Declaration
+
+
+def _selection(at: str | Sequence[str] | None) -> tuple[str, ...]:
+    if at is None or at == "":
+        return ()
+    return tuple(at.split(".")) if isinstance(at, str) else tuple(at)
+
+
+def _concerns(issue: Issue, base: tuple[str, ...]) -> bool:
+    """Whether a reading problem lies in the selected mapping (or on the way to it)."""
+    if issue.path[: len(base)] == base:
+        return True
+    return issue.code == "duplicate_key" and base[: len(issue.path)] == issue.path
+
+
+def _select(
+    document: Document, base: tuple[str, ...], issues: list[Issue]
+) -> Mapping[object, object] | None:
+    cursor = document.data
+    for index, key in enumerate(base):
+        if not isinstance(cursor, Mapping):
+            path = base[:index]
+            message = f"must be a mapping to select {'.'.join(base)!r} (got {show(cursor)})"
+            issues.append(_issue(path, "not_a_mapping", message, document.position(path)))
+            return None
+        if key not in cursor:
+            path = base[: index + 1]
+            message = f"is not in the document (selected with at={'.'.join(base)!r})"
+            issues.append(_issue(path, "selection_missing", message, document.position(path)))
+            return None
+        cursor = cursor[key]
+    if not isinstance(cursor, Mapping):
+        message = f"must be a mapping of server name to {{app, requires}} (got {show(cursor)})"
+        issues.append(_issue(base, "not_a_mapping", message, document.position(base)))
+        return None
+    return cursor
+
+
+def _placed(document: Document, server: DataPath, error: DeclarationError) -> Iterator[Issue]:
+    """The parser's issues for one server, located in the document."""
+    bad_keys = {issue.path for issue in document.issues if issue.code == "bad_key"}
+    for issue in error.issues:
+        if issue.code == "non_string_key" and (*server, *issue.path) in bad_keys:
+            continue  # already reported while reading, at the key itself
+        if issue.path[:1] == ("name",):
+            path, at = server, document.position(server, key=True)
+        else:
+            path = (*server, *issue.path)
+            at = document.position(path, key=issue.code in _AT_KEY_CODES)
+        yield Issue(dotted(path), issue.code, issue.message, *at, path=path)
+
+
+def _server(
+    document: Document, path: DataPath, name: str, body: object, issues: list[Issue]
+) -> Declaration | None:
+    if not isinstance(body, Mapping):
+        message = f"must be a mapping with {choices(SERVER_KEYS)} (got {show(body)})"
+        issues.append(_issue(path, "not_a_mapping", message, document.position(path)))
+        return None
+    for key in body:
+        if isinstance(key, str) and key not in SERVER_KEYS:
+            suggestion = did_you_mean(key, SERVER_KEYS)
+            hint = (
+                f"did you mean {suggestion!r}?"
+                if suggestion
+                else f"expected {choices(SERVER_KEYS)}"
+            )
+            key_path = (*path, key)
+            at = document.position(key_path, key=True)
+            issues.append(_issue(key_path, "unknown_key", f"unknown key ({hint})", at))
+    try:
+        return parse_declaration(name, body.get("app"), body.get("requires"), where=document.where)
+    except DeclarationError as error:
+        issues.extend(_placed(document, path, error))
+        return None
+
+
+def declarations_from(
+    document: Document, *, at: str | Sequence[str] | None = None
+) -> dict[str, Declaration]:
+    """Parse every server of a document (or of the mapping selected by ``at``) at once.
+
+    ``at`` is a dotted path (``"tool.servers"``) or a sequence of keys. Every problem of every
+    server, and every reading problem inside the selection, is raised as one ``DeclarationError``.
+    """
+    base = _selection(at)
+    reading = [issue for issue in document.issues if _concerns(issue, base)]
+    # A value that could not be read was read as null; what follows from that is not news.
+    unread = {issue.path for issue in reading if issue.code in _UNREAD_CODES}
+    parsing: list[Issue] = []
+    servers = _select(document, base, parsing)
+    found: dict[str, Declaration] = {}
+    for name, body in (servers or {}).items():
+        if isinstance(name, str):  # any other key was reported while reading
+            declaration = _server(document, (*base, name), name, body, parsing)
+            if declaration is not None:
+                found[name] = declaration
+    issues = reading + [issue for issue in parsing if issue.path not in unread]
+    if issues:
+        raise DeclarationError(document.where, _in_reading_order(issues))
+    return found
+
+
+def load_declarations_text(
+    text: str | bytes, *, where: str = STRING_WHERE, at: str | Sequence[str] | None = None
+) -> dict[str, Declaration]:
+    """Parse the declarations in YAML or JSON text: server name → ``Declaration``."""
+    return declarations_from(_read(text, where), at=at)
+
+
+def load_declarations_file(
+    path: str | os.PathLike[str],
+    *,
+    where: str | None = None,
+    at: str | Sequence[str] | None = None,
+) -> dict[str, Declaration]:
+    """Parse the declarations in a YAML or JSON file, labelled with ``where`` or the path."""
+    data, label = _read_file(path, where)
+    return declarations_from(_read(data, label), at=at)
+
+
+def load_declarations(
+    source: str | bytes | os.PathLike[str],
+    *,
+    where: str | None = None,
+    at: str | Sequence[str] | None = None,
+) -> dict[str, Declaration]:
+    """Parse declarations from a path (any ``os.PathLike``) or from text (``str`` or ``bytes``)."""
+    if isinstance(source, (str, bytes)):
+        return load_declarations_text(
+            source, where=where if where is not None else STRING_WHERE, at=at
+        )
+    return load_declarations_file(source, where=where, at=at)

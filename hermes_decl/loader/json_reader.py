@@ -1,0 +1,140 @@
+"""Reading JSON with the ``json`` module's own scanners, keeping each value's position."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from hermes_decl.declaration import DeclarationError, Issue
+from hermes_decl.errors import DataPath
+from hermes_decl.loader.document import (
+    MAX_DEPTH,
+    Document,
+    Position,
+    _issue,
+    _Lines,
+    _Spot,
+    _Stop,
+)
+from hermes_decl.loader.yaml_reader import _too_deep
+
+JSON_SPACE = re.compile(r"[ \t\n\r]*")
+"""The whitespace JSON allows between tokens."""
+_JSON = json.JSONDecoder()
+
+
+class _JsonSyntax(Exception):
+    """Text that starts like JSON but is not JSON (it may still be YAML)."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message, offset)
+        self.message = message
+        self.offset = offset
+
+
+class _JsonReader:
+    """Reads JSON as ``json.loads`` does, keeping positions and finding duplicate keys."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = _Lines(text)
+        self.issues: list[Issue] = []
+
+    def _skip(self, offset: int) -> int:
+        match = JSON_SPACE.match(self.text, offset)
+        return match.end() if match else offset
+
+    def document(self) -> tuple[object, _Spot]:
+        data, spot, end = self.value(self._skip(0), (), 0)
+        end = self._skip(end)
+        if end != len(self.text):
+            raise _JsonSyntax("Extra data", end)
+        return data, spot
+
+    def value(self, offset: int, path: DataPath, depth: int) -> tuple[object, _Spot, int]:
+        spot = _Spot(self.lines.at(offset))
+        if depth > MAX_DEPTH:
+            raise _Stop(_too_deep(path, spot.at))
+        if self.text.startswith("{", offset):
+            return self._object(offset, path, depth, spot)
+        if self.text.startswith("[", offset):
+            return self._array(offset, path, depth, spot)
+        value, end = self._scalar(offset)
+        return value, spot, end
+
+    def _scalar(self, offset: int) -> tuple[object, int]:
+        try:
+            value, end = _JSON.raw_decode(self.text, offset)
+        except json.JSONDecodeError as error:
+            raise _JsonSyntax(error.msg, error.pos) from None
+        except ValueError as error:  # e.g. an integer beyond Python's digit limit
+            raise _JsonSyntax(str(error), offset) from None
+        return value, end
+
+    def _object(
+        self, offset: int, path: DataPath, depth: int, spot: _Spot
+    ) -> tuple[object, _Spot, int]:
+        data: dict[object, object] = {}
+        first: dict[str, Position] = {}
+        offset = self._skip(offset + 1)
+        if self.text.startswith("}", offset):
+            return data, spot, offset + 1
+        while True:
+            if not self.text.startswith('"', offset):
+                raise _JsonSyntax("Expecting property name enclosed in double quotes", offset)
+            key_at = self.lines.at(offset)
+            key, offset = self._scalar(offset)
+            if not isinstance(key, str):  # pragma: no cover - a '"' always starts a string
+                raise _JsonSyntax("Expecting property name enclosed in double quotes", offset)
+            offset = self._skip(offset)
+            if not self.text.startswith(":", offset):
+                raise _JsonSyntax("Expecting ':' delimiter", offset)
+            value, child, offset = self.value(self._skip(offset + 1), (*path, key), depth + 1)
+            if key in first:
+                line, column = first[key]
+                message = (
+                    "duplicate key: a key may appear once in a mapping "
+                    f"(first at line {line}, column {column})"
+                )
+                self.issues.append(_issue((*path, key), "duplicate_key", message, key_at))
+            else:
+                first[key] = key_at
+            data[key] = value
+            spot.children[key] = child
+            spot.keys[key] = key_at
+            offset = self._skip(offset)
+            if self.text.startswith(",", offset):
+                offset = self._skip(offset + 1)
+            elif self.text.startswith("}", offset):
+                return data, spot, offset + 1
+            else:
+                raise _JsonSyntax("Expecting ',' delimiter", offset)
+
+    def _array(
+        self, offset: int, path: DataPath, depth: int, spot: _Spot
+    ) -> tuple[object, _Spot, int]:
+        data: list[object] = []
+        offset = self._skip(offset + 1)
+        if self.text.startswith("]", offset):
+            return data, spot, offset + 1
+        while True:
+            index = len(data)
+            value, child, offset = self.value(offset, (*path, index), depth + 1)
+            data.append(value)
+            spot.children[index] = child
+            offset = self._skip(offset)
+            if self.text.startswith(",", offset):
+                offset = self._skip(offset + 1)
+            elif self.text.startswith("]", offset):
+                return data, spot, offset + 1
+            else:
+                raise _JsonSyntax("Expecting ',' delimiter", offset)
+
+
+def _read_json(text: str, where: str) -> Document:
+    reader = _JsonReader(text)
+    try:
+        data, spot = reader.document()
+    except _Stop as stop:
+        raise DeclarationError(where, [stop.issue]) from None
+    return Document(data, where, tuple(reader.issues), spot)

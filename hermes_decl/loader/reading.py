@@ -1,0 +1,94 @@
+"""Text and files into a ``Document``: decoding, size bounds, JSON first, YAML otherwise."""
+
+from __future__ import annotations
+
+import codecs
+import os
+
+from hermes_decl.declaration import DeclarationError
+from hermes_decl.loader.document import (
+    MAX_BYTES,
+    STRING_WHERE,
+    Document,
+    _issue,
+    _Lines,
+)
+from hermes_decl.loader.json_reader import JSON_SPACE, _JsonSyntax, _read_json
+from hermes_decl.loader.yaml_reader import _read_yaml
+
+
+def _decode(data: bytes, where: str) -> str:
+    encoding = "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        before = data[: error.start].decode(encoding, "replace")
+        at = _Lines(before).at(len(before))
+        message = f"must be UTF-8 text (got byte {data[error.start]:#04x})"
+        raise DeclarationError(where, [_issue((), "bad_encoding", message, at)]) from None
+
+
+def _read(text: str | bytes, where: str) -> Document:
+    """Read one document from text: JSON when it parses as JSON, YAML otherwise."""
+    if len(text) > MAX_BYTES:
+        message = f"is too large to read (more than {MAX_BYTES} bytes)"
+        raise DeclarationError(where, [_issue((), "too_large", message, None)])
+    if isinstance(text, bytes):
+        text = _decode(text, where)
+    unmarked = text.removeprefix("\ufeff")  # PyYAML skips one byte order mark itself
+    start = JSON_SPACE.match(unmarked)
+    if unmarked[start.end() if start else 0 :][:1] not in ("{", "["):
+        return _read_yaml(text, where)
+    try:
+        return _read_json(unmarked, where)
+    except _JsonSyntax as json_failure:
+        try:
+            return _read_yaml(text, where)
+        except DeclarationError as yaml_error:
+            # Report the reading that got further: that is where the author's mistake is.
+            yaml_issue = yaml_error.issues[0]
+            json_at = _Lines(unmarked).at(json_failure.offset)
+            yaml_at = (yaml_issue.line or 0, yaml_issue.column or 0)
+            if yaml_issue.code != "yaml_syntax" or json_at < yaml_at:
+                raise
+            message = json_failure.message
+            message = f"is not valid JSON: {message[:1].lower()}{message[1:]}"
+            issue = _issue((), "json_syntax", message, json_at)
+            raise DeclarationError(where, [issue]) from None
+
+
+def _read_file(path: str | os.PathLike[str], where: str | None) -> tuple[bytes, str]:
+    label = where if where is not None else os.fspath(path)
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_BYTES + 1)
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        issue = _issue((), "unreadable_file", f"cannot be read ({reason})", None)
+        raise DeclarationError(label, [issue]) from None
+    return data, label
+
+
+def _checked(document: Document) -> Document:
+    if document.issues:
+        raise DeclarationError(document.where, document.issues)
+    return document
+
+
+def read_document(text: str | bytes, *, where: str = STRING_WHERE, strict: bool = True) -> Document:
+    """Read YAML or JSON text into a ``Document``; problems raise ``DeclarationError``.
+
+    With ``strict=False`` the problems that do not stop reading (duplicate or non-string keys,
+    custom tags, unreadable values) are returned in ``Document.issues`` instead.
+    """
+    document = _read(text, where)
+    return _checked(document) if strict else document
+
+
+def read_document_file(
+    path: str | os.PathLike[str], *, where: str | None = None, strict: bool = True
+) -> Document:
+    """Read a YAML or JSON file into a ``Document``, labelled with ``where`` or the path."""
+    data, label = _read_file(path, where)
+    document = _read(data, label)
+    return _checked(document) if strict else document

@@ -1,0 +1,321 @@
+"""Reading YAML with PyYAML's safe loader, keeping positions and bounding aliases and depth."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import yaml
+from yaml.reader import ReaderError
+
+from hermes_decl._text import show
+from hermes_decl.declaration import DeclarationError, Issue
+from hermes_decl.errors import DataPath
+from hermes_decl.loader.document import (
+    _MAP,
+    _MERGE,
+    _SEQ,
+    _SKIP,
+    _STANDARD_TAGS,
+    _VALUE,
+    MAX_ALIAS_NODES,
+    MAX_DEPTH,
+    Document,
+    Position,
+    _in_reading_order,
+    _issue,
+    _Lines,
+    _mark,
+    _Spot,
+    _step,
+    _Stop,
+    _tag_text,
+)
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader that bounds nesting and remembers where each alias is written."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.alias_at: dict[tuple[int, int], Position] = {}
+        self._path: list[str | int] = []
+        self._depth = -1
+
+    def compose_node(self, parent: yaml.Node | None, index: yaml.Node | int | None) -> yaml.Node:
+        if self.check_event(yaml.AliasEvent):
+            at = _mark(self.peek_event().start_mark)
+            node = super().compose_node(parent, index)
+            if parent is not None and index is not None:
+                self.alias_at[(id(parent), index if isinstance(index, int) else id(index))] = at
+            return node
+        step: str | int | None = None
+        if isinstance(index, yaml.ScalarNode):
+            step = index.value
+        elif isinstance(index, int):
+            step = index
+        if self._depth >= MAX_DEPTH:
+            path = self._path if step is None else [*self._path, step]
+            at = _mark(self.peek_event().start_mark)
+            raise _Stop(_too_deep(path, at))
+        self._depth += 1
+        if step is not None:
+            self._path.append(step)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+            if step is not None:
+                self._path.pop()
+
+
+def _too_deep(path: Sequence[str | int], at: Position) -> Issue:
+    return _issue(path, "too_deep", f"is nested more than {MAX_DEPTH} levels deep", at)
+
+
+class _Pair(NamedTuple):
+    key: yaml.Node
+    value: yaml.Node
+    parent: yaml.MappingNode
+    own: bool
+
+
+class _Builder:
+    """Builds plain data and positions from composed nodes, bounding what aliases expand to."""
+
+    def __init__(self, loader: _Loader) -> None:
+        self._loader = loader
+        self.issues: list[Issue] = []
+        self._reported: set[tuple[int, str]] = set()
+        self._seen: set[int] = set()
+        self._expanded = 0
+        self._expansion: tuple[DataPath, Position] | None = None
+
+    def build(
+        self, node: yaml.Node, path: DataPath, depth: int, alias: Position | None
+    ) -> tuple[object, _Spot]:
+        at = alias or _mark(node.start_mark)
+        if depth > MAX_DEPTH:
+            raise _Stop(_too_deep(path, at))
+        outer = self._expansion
+        if alias is not None and outer is None:
+            self._expansion = (path, alias)
+        try:
+            if id(node) in self._seen:
+                self._expand(1, path, at)
+            else:
+                self._seen.add(id(node))
+            if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
+                return self._mapping(node, path, depth, at)
+            if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
+                return self._sequence(node, path, depth, at)
+            value = self._other(node, path, depth, at)
+            return (None if value is _SKIP else value), _Spot(at)
+        finally:
+            self._expansion = outer
+
+    def _expand(self, count: int, path: DataPath, at: Position) -> None:
+        self._expanded += count
+        if self._expanded > MAX_ALIAS_NODES:
+            where, place = self._expansion or (path, at)
+            message = (
+                f"aliases may produce at most {MAX_ALIAS_NODES} values in a document "
+                "(these expand to more: is this an alias bomb?)"
+            )
+            raise _Stop(_issue(where, "alias_limit", message, place))
+
+    def _soft(self, node: yaml.Node, issue: Issue) -> None:
+        if (id(node), issue.code) not in self._reported:
+            self._reported.add((id(node), issue.code))
+            self.issues.append(issue)
+
+    def _mapping(
+        self, node: yaml.MappingNode, path: DataPath, depth: int, at: Position
+    ) -> tuple[object, _Spot]:
+        spot = _Spot(at)
+        data: dict[object, object] = {}
+        first: dict[object, Position] = {}
+        for pair in self._pairs(node, path, ()):
+            key = self._key(pair.key, path, depth)
+            if key is _SKIP:
+                continue
+            key_at = _mark(pair.key.start_mark)
+            step = _step(key)
+            if pair.own and key in first:
+                line, column = first[key]
+                message = (
+                    "duplicate key: a key may appear once in a mapping "
+                    f"(first at line {line}, column {column})"
+                )
+                if isinstance(key, str):
+                    self._soft(pair.key, _issue((*path, step), "duplicate_key", message, key_at))
+            elif pair.own:
+                first[key] = key_at
+            alias = self._loader.alias_at.get((id(pair.parent), id(pair.key)))
+            value, child = self.build(pair.value, (*path, step), depth + 1, alias)
+            data[key] = value
+            spot.children[key] = child
+            spot.keys[key] = key_at
+        return data, spot
+
+    def _sequence(
+        self, node: yaml.SequenceNode, path: DataPath, depth: int, at: Position
+    ) -> tuple[object, _Spot]:
+        spot = _Spot(at)
+        data: list[object] = []
+        for index, item in enumerate(node.value):
+            alias = self._loader.alias_at.get((id(node), index))
+            value, child = self.build(item, (*path, index), depth + 1, alias)
+            data.append(value)
+            spot.children[index] = child
+        return data, spot
+
+    def _pairs(
+        self, node: yaml.MappingNode, path: DataPath, merging: tuple[int, ...]
+    ) -> list[_Pair]:
+        """The mapping's pairs with merge keys (``<<``) applied as PyYAML does: merged first."""
+        merged: list[_Pair] = []
+        own: list[_Pair] = []
+        for key_node, value_node in node.value:
+            if key_node.tag != _MERGE:
+                own.append(_Pair(key_node, value_node, node, True))
+                continue
+            at = self._loader.alias_at.get((id(node), id(key_node))) or _mark(value_node.start_mark)
+            if isinstance(value_node, yaml.MappingNode):
+                sources = [value_node]
+            elif isinstance(value_node, yaml.SequenceNode) and all(
+                isinstance(item, yaml.MappingNode) for item in value_node.value
+            ):
+                sources = [
+                    item
+                    for item in reversed(value_node.value)
+                    if isinstance(item, yaml.MappingNode)
+                ]
+            else:
+                message = "a merge key '<<' takes a mapping or a list of mappings"
+                self._soft(value_node, _issue((*path, "<<"), "bad_value", message, at))
+                continue
+            for source in sources:
+                if len(merging) >= MAX_DEPTH:
+                    raise _Stop(_too_deep(path, at))
+                if source is node or id(source) in merging:
+                    pairs = [_Pair(k, v, source, False) for k, v in source.value if k.tag != _MERGE]
+                else:
+                    pairs = self._pairs(source, path, (*merging, id(node)))
+                self._expand(len(pairs), path, at)
+                merged.extend(pair._replace(own=False) for pair in pairs)
+        return merged + own
+
+    def _key(self, node: yaml.Node, path: DataPath, depth: int) -> object:
+        at = _mark(node.start_mark)
+        if not isinstance(node, yaml.ScalarNode):
+            kind = "a mapping" if isinstance(node, yaml.MappingNode) else "a list"
+            message = f"keys must be strings (got {kind})"
+            self._soft(node, _issue(path, "bad_key", message, at))
+            return _SKIP
+        if node.tag == _VALUE:
+            return node.value  # the '=' key, read as text as PyYAML does
+        key = self._other(node, path, depth, at)
+        if key is _SKIP:
+            return _SKIP
+        if not isinstance(key, str):
+            self._soft(node, _issue(path, "bad_key", f"keys must be strings (got {show(key)})", at))
+            try:
+                hash(key)
+            except TypeError:
+                return _SKIP
+        return key
+
+    def _other(self, node: yaml.Node, path: DataPath, depth: int, at: Position) -> object:
+        """A scalar, or a collection with another standard tag (``!!set``, ``!!omap``…)."""
+        if node.tag in (_MERGE, _VALUE):
+            message = f"cannot be read: {_tag_text(node.tag)} is reserved in YAML"
+            if isinstance(node, yaml.ScalarNode):
+                message += f"; quote {node.value!r} to write it as text"
+            self._soft(node, _issue(path, "bad_value", message, at))
+            return _SKIP
+        if node.tag not in _STANDARD_TAGS:
+            message = f"custom tags are not allowed (got {show(_tag_text(node.tag))})"
+            self._soft(node, _issue(path, "unknown_tag", message, at))
+            return _SKIP
+        if not isinstance(node, yaml.ScalarNode):
+            self._count(node, path, depth)
+        try:
+            value: object = self._loader.construct_object(node, deep=True)
+        except Exception as error:  # PyYAML's constructors raise ValueError and others too
+            reason = error.problem if isinstance(error, yaml.MarkedYAMLError) else str(error)
+            message = f"cannot be read as {_tag_text(node.tag)}: {reason or type(error).__name__}"
+            if isinstance(node, yaml.ScalarNode):
+                message += f" (got {show(node.value)})"
+            self._soft(node, _issue(path, "bad_value", message, at))
+            return _SKIP
+        return value
+
+    def _count(self, node: yaml.Node, path: DataPath, depth: int) -> None:
+        """Bound a collection handed to PyYAML's own constructors, as ``build`` would."""
+        if depth > MAX_DEPTH:
+            raise _Stop(_too_deep(path, _mark(node.start_mark)))
+        children: list[yaml.Node] = []
+        if isinstance(node, yaml.SequenceNode):
+            children = node.value
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        for child in children:
+            if id(child) in self._seen:
+                self._expand(1, path, _mark(child.start_mark))
+            else:
+                self._seen.add(id(child))
+            self._count(child, path, depth + 1)
+
+
+def _syntax_issue(error: yaml.MarkedYAMLError) -> Issue:
+    mark = error.problem_mark or error.context_mark
+    message = f"is not valid YAML: {error.problem or error.context or 'could not be read'}"
+    if error.problem and error.context:
+        message += f" ({error.context}"
+        if error.context_mark is not None:
+            line, column = _mark(error.context_mark)
+            message += f" at line {line}, column {column}"
+        message += ")"
+    return _issue((), "yaml_syntax", message, _mark(mark) if mark is not None else None)
+
+
+def _read_yaml(text: str, where: str) -> Document:
+    try:
+        loader = _Loader(text)
+    except ReaderError as error:
+        character = error.character
+        shown = f"{character:#06x}" if isinstance(character, int) else repr(character)
+        message = f"is not valid YAML: special characters are not allowed (got {shown})"
+        line, column = _Lines(text).at(error.position)
+        if line == 1 and column > 1 and text.startswith("\ufeff"):
+            column -= 1
+        issue = _issue((), "yaml_syntax", message, (line, column))
+        raise DeclarationError(where, [issue]) from None
+    try:
+        if not loader.check_node():
+            raise _Stop(_issue((), "empty_document", _EMPTY, (1, 1)))
+        root = loader.get_node()
+        if root is None:
+            raise _Stop(_issue((), "empty_document", _EMPTY, (1, 1)))
+        if loader.check_node():
+            at = _mark(loader.peek_event().start_mark)
+            message = "must hold one document (found a second one here)"
+            raise _Stop(_issue((), "multiple_documents", message, at))
+        if isinstance(root, yaml.ScalarNode) and root.value == "" and root.style is None:
+            raise _Stop(_issue((), "empty_document", _EMPTY, _mark(root.start_mark)))
+        builder = _Builder(loader)
+        data, spot = builder.build(root, (), 0, None)
+    except _Stop as stop:
+        raise DeclarationError(where, [stop.issue]) from None
+    except yaml.MarkedYAMLError as error:
+        raise DeclarationError(where, [_syntax_issue(error)]) from None
+    except Exception as error:  # anything else PyYAML may raise is still a reading problem
+        message = f"is not valid YAML ({type(error).__name__})"
+        raise DeclarationError(where, [_issue((), "yaml_syntax", message, None)]) from None
+    finally:
+        loader.dispose()
+    return Document(data, where, tuple(_in_reading_order(builder.issues)), spot)
+
+
+_EMPTY = "is empty: expected a mapping of server name to {app, requires}"
