@@ -30,6 +30,8 @@ _REQUIRES_WITH_APP = TypeAdapter(RequiresWithApp)
 
 _Model = TypeVar("_Model")
 
+_UNREADABLE = Issue("", "unreadable", "could not be read: a value failed while being read")
+
 
 def _validate(
     adapter: TypeAdapter[_Model], data: dict[str, Any], *, name: str, where: str
@@ -38,13 +40,16 @@ def _validate(
     try:
         return adapter.validate_python(data, context={APP_ID_CONTEXT_KEY: name})
     except ValidationError as error:
-        raise DeclarationError(where, issues_from(error, data)) from None
+        try:
+            issues = issues_from(error, data)
+        except Exception:  # a hostile object failed only when its problems were located in it
+            issues = (_UNREADABLE,)
+        raise DeclarationError(where, issues) from None
     except RecursionError:
         issue = Issue("", "too_deep", "is nested too deeply to read")
         raise DeclarationError(where, [issue]) from None
     except Exception:  # a hostile object's own method failed while being read
-        issue = Issue("", "unreadable", "could not be read: a value failed while being read")
-        raise DeclarationError(where, [issue]) from None
+        raise DeclarationError(where, [_UNREADABLE]) from None
 
 
 def parse_declaration(

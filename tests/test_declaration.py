@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import pickle
 import warnings
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -431,3 +432,51 @@ def test_values_yaml_can_produce_are_shown_in_plain_words(found: object, shown: 
     with pytest.raises(DeclarationError) as caught:
         parse(None, {"app": True, "min_version": found})
     assert caught.value.issues[0].message == shown
+
+
+class _NoValues(Mapping[str, object]):
+    """An empty mapping whose every lookup fails: found by fuzz/fuzz_parser.py."""
+
+    def __getitem__(self, key: str) -> object:
+        raise RuntimeError("cannot read a value")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+class _KeysOnce(Mapping[str, object]):
+    """A mapping that lists its keys once; listing them again fails."""
+
+    def __init__(self, items: dict[str, object]) -> None:
+        self._items = items
+        self._listed = 0
+
+    def __getitem__(self, key: str) -> object:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        self._listed += 1
+        if self._listed > 1:
+            raise RuntimeError("cannot list the keys again")
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@pytest.mark.parametrize(
+    "block",
+    [_NoValues(), _KeysOnce({"presence": "exe", "location": "/x"})],
+    ids=["lookup-fails", "second-listing-fails"],
+)
+def test_a_value_failing_while_its_problems_are_located_is_a_declaration_error(
+    block: Mapping[str, object],
+) -> None:
+    # Pydantic reads the block and reports a problem in it; locating that problem reads the
+    # block again, and that read fails. It is still a DeclarationError, never the raw exception.
+    with pytest.raises(DeclarationError) as caught:
+        declaration.parse_declaration("s", {"linux": block}, None, where="w")
+    assert [(i.loc, i.code) for i in caught.value.issues] == [("", "unreadable")]

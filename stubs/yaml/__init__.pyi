@@ -57,3 +57,13 @@ class SafeLoader:
     def dispose(self) -> None: ...
 
 def safe_load(stream: str | bytes | TextIO) -> Any: ...
+def safe_dump(
+    data: object,
+    stream: None = None,
+    *,
+    default_flow_style: bool | None = ...,
+    allow_unicode: bool = ...,
+    width: int = ...,
+    indent: int = ...,
+    sort_keys: bool = ...,
+) -> str: ...
