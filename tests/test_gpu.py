@@ -43,6 +43,8 @@ def fresh_cache() -> Iterator[None]:
     [
         ("nvidia-datacenter", "nvidia"),
         ("nvidia-datacenter-no-proc", "nvidia"),
+        ("h200-vm", "nvidia"),
+        ("h200-vm-no-proc", "nvidia"),
         ("intel-nvidia-laptop", "nvidia"),
         ("amd", "amd"),
         ("virtio-vm", "none"),
