@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import yaml
@@ -29,6 +31,7 @@ from hermes_decl.loader import (
 )
 
 Found = tuple[str, str, int | None, int | None]
+T = TypeVar("T")
 
 VALID = textwrap.dedent(
     """\
@@ -604,26 +607,111 @@ def test_a_merge_key_needs_mappings() -> None:
     assert problems(text, at="servers") == [('servers.srv["<<"]', "bad_value", 4, 9)]
 
 
-def test_alias_bomb_is_refused_fast() -> None:
-    lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
-    for level in range(1, 10):
-        previous, name = chr(ord("a") + level - 1), chr(ord("a") + level)
-        lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]")
-    text = "\n".join(lines) + "\n"
-    started = time.perf_counter()
-    found = problems(text)
-    assert time.perf_counter() - started < 2
-    assert found == [("e[0]", "alias_limit", 5, 8)]
+class _TooMuchWork(BaseException):
+    """Raised by the call counter; not an ``Exception``, so no broad handler can swallow it."""
 
 
-def test_merge_key_bomb_is_refused_fast() -> None:
-    lines = ["m0: &m0 {" + ", ".join(f"k{i}: {i}" for i in range(10)) + "}"]
-    for level in range(1, 30):
-        lines.append(f"m{level}: &m{level} {{<<: [" + ", ".join([f"*m{level - 1}"] * 10) + "]}")
-    started = time.perf_counter()
-    ((_, code, _, _),) = problems("\n".join(lines))
-    assert code == "alias_limit"
-    assert time.perf_counter() - started < 2
+def within_calls(limit: int, call: Callable[[], T]) -> T:
+    """``call()``'s result, failing the test once it makes more than ``limit`` Python calls.
+
+    A deterministic bound on work, not a timing: an exponential bomb fails here at once
+    instead of hanging the suite.
+    """
+    made = 0
+
+    def count(frame: object, event: str, arg: object) -> None:
+        nonlocal made
+        if event == "call":
+            made += 1
+            if made > limit:
+                raise _TooMuchWork(f"more than {limit} calls")
+
+    sys.setprofile(count)
+    try:
+        return call()
+    finally:
+        sys.setprofile(None)
+
+
+def levels(first: str, level: Callable[[int, str], str], count: int, tail: str = "") -> str:
+    """An anchored ``a0``, then ``a1``… each built by ``level(n, alias of the one before)``."""
+    return "\n".join([first, *(level(n, f"*a{n - 1}") for n in range(1, count + 1))]) + tail
+
+
+def times(text: str, count: int = 9, separator: str = ", ") -> str:
+    return separator.join([text] * count)
+
+
+WORK_BOMBS = {
+    # Merges of empty mappings produce no value at all: only the visits can be counted.
+    "merge-list-of-empty-mappings": levels(
+        "a0: &a0 {}", lambda n, a: f"a{n}: &a{n} {{<<: [{times(a)}]}}", 9
+    ),
+    "merge-list-in-block-style": levels(
+        "a0: &a0 {}", lambda n, a: f"a{n}: &a{n}\n  <<: [{times(a)}]", 9
+    ),
+    "merge-block-list": levels(
+        "a0: &a0 {}", lambda n, a: f"a{n}: &a{n}\n  <<:\n" + times(f"    - {a}", 9, "\n"), 9
+    ),
+    "repeated-merge-keys": levels(
+        "a0: &a0 {}", lambda n, a: f"a{n}: &a{n} {{{times(f'<<: {a}')}}}", 9
+    ),
+    "merge-list-of-mappings-with-keys": levels(
+        "a0: &a0 {k0: 0, k1: 1}", lambda n, a: f"a{n}: &a{n} {{<<: [{times(a, 10)}]}}", 29
+    ),
+    # Each level of lists alone is within the budget; what the merges under them cost is not.
+    "alias-lists-over-a-merge-bomb": levels(
+        "a0: &a0 {}",
+        lambda n, a: f"a{n}: &a{n} {{<<: [{times(a)}]}}",
+        3,
+        tail="".join(f"\nb{n}: &b{n} [{times(f'*b{n - 1}' if n else '*a3')}]" for n in range(6)),
+    ),
+    "set-over-a-merge-bomb": levels(
+        "a0: &a0 {}",
+        lambda n, a: f"a{n}: &a{n} {{<<: [{times(a)}]}}",
+        3,
+        tail=f"\nb: !!set {{{times('? *a3', 20)}}}",
+    ),
+    "alias-list-bomb": levels(
+        "a0: &a0 [" + times('"lol"') + "]", lambda n, a: f"a{n}: &a{n} [{times(a)}]", 9
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (WORK_BOMBS["merge-list-of-empty-mappings"], ("a4", "alias_limit", 5, 14)),
+        (WORK_BOMBS["merge-list-in-block-style"], ("a4", "alias_limit", 9, 7)),
+        (WORK_BOMBS["merge-block-list"], ("a4", "alias_limit", 37, 5)),
+        (WORK_BOMBS["repeated-merge-keys"], ("a4", "alias_limit", 5, 50)),
+        (WORK_BOMBS["merge-list-of-mappings-with-keys"], ("a4", "alias_limit", 5, 14)),
+        (WORK_BOMBS["alias-lists-over-a-merge-bomb"], ("b0[8]", "alias_limit", 5, 50)),
+        (WORK_BOMBS["set-over-a-merge-bomb"], ("b", "alias_limit", 5, 4)),
+        (WORK_BOMBS["alias-list-bomb"], ("a4[0]", "alias_limit", 5, 10)),
+    ],
+    ids=list(WORK_BOMBS),
+)
+def test_alias_and_merge_bombs_are_refused_by_their_work(text: str, expected: Found) -> None:
+    # The work is budgeted, so each stops a few thousand node visits in, at the offending line.
+    assert within_calls(1_000_000, lambda: problems(text)) == [expected]
+
+
+def test_the_work_budget_says_what_it_refused() -> None:
+    assert error_text(WORK_BOMBS["merge-list-of-empty-mappings"]) == (
+        f"<string>:5:14: a4: aliases and merge keys may repeat at most {MAX_ALIAS_NODES} nodes "
+        "in a document (these repeat more: is this an alias or merge-key bomb?)"
+    )
+
+
+def test_merges_within_the_budget_are_applied() -> None:
+    servers = MAX_ALIAS_NODES // 10
+    text = "common: &c {requires: {gpu: nvidia}}\n" + "".join(
+        f"s{i}:\n  <<: *c\n  app: null\n" for i in range(servers)
+    )
+    found = load_declarations_text(text)
+    assert len(found) == servers + 1
+    assert found["s7"].requires == found["common"].requires
 
 
 def test_aliases_within_the_limit_are_expanded() -> None:
