@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -861,20 +864,128 @@ def test_errors_in_files_name_the_file(tmp_path: Path) -> None:
     assert caught.value.where == "plugin/decl.yaml"
 
 
-def test_unreadable_files(tmp_path: Path) -> None:
-    for path in (tmp_path / "missing.yaml", tmp_path, "bad\x00name"):
-        with pytest.raises(DeclarationError) as caught:
-            load_declarations_file(path)
-        ((loc, code, line, column),) = [
-            (i.loc, i.code, i.line, i.column) for i in caught.value.issues
-        ]
-        assert (loc, code, line, column) == ("", "unreadable_file", None, None)
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("missing.yaml", "No such file or directory"),
+        ("bad\x00name", "embedded null byte"),
+    ],
+    ids=["missing", "nul-in-name"],
+)
+def test_unreadable_files(tmp_path: Path, name: str, reason: str) -> None:
+    path = str(tmp_path / name)
     with pytest.raises(DeclarationError) as caught:
-        read_document_file(tmp_path / "missing.yaml")
-    assert (
-        str(caught.value)
-        == f"{tmp_path / 'missing.yaml'}: cannot be read (No such file or directory)"
+        load_declarations_file(path)
+    assert [(i.loc, i.code, i.line, i.column) for i in caught.value.issues] == [
+        ("", "unreadable_file", None, None)
+    ]
+    assert str(caught.value) == f"{path}: cannot be read ({reason})"
+
+
+def within(seconds: float, call: Callable[[], T]) -> T:
+    """``call()``'s result, failing the test if it is still blocked after ``seconds`` (a hang)."""
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(call())
+        except BaseException as error:
+            failure.append(error)
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"still blocked after {seconds}s"
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+_OPEN_TERMINALS: list[int] = []
+
+if sys.platform == "win32":
+
+    def _fifo(path: Path) -> Path:
+        raise NotImplementedError
+
+    def _terminal(path: Path) -> Path:
+        raise NotImplementedError
+
+else:
+
+    def _fifo(path: Path) -> Path:
+        os.mkfifo(path)
+        return path
+
+    def _terminal(path: Path) -> Path:
+        leader, follower = os.openpty()  # the leader stays open while the test runs
+        _OPEN_TERMINALS.append(leader)
+        path.symlink_to(os.ttyname(follower))
+        os.close(follower)
+        return path
+
+
+def _symlink_to_fifo(path: Path) -> Path:
+    path.symlink_to(_fifo(path.with_name("fifo")))
+    return path
+
+
+def _directory(path: Path) -> Path:
+    path.mkdir()
+    return path
+
+
+def _null_device(path: Path) -> Path:
+    path.symlink_to(os.devnull)
+    return path
+
+
+POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file kinds")
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        pytest.param(_fifo, "a FIFO", marks=POSIX_ONLY),
+        pytest.param(_symlink_to_fifo, "a FIFO", marks=POSIX_ONLY),
+        pytest.param(_directory, "a directory", marks=POSIX_ONLY),
+        pytest.param(_terminal, "a character device", marks=POSIX_ONLY),
+        pytest.param(_null_device, "a character device", marks=POSIX_ONLY),
+    ],
+    ids=["fifo", "symlink-to-fifo", "directory", "terminal", "null-device"],
+)
+@pytest.mark.parametrize(
+    "read", [load_declarations_file, read_document_file], ids=["load", "read_document"]
+)
+def test_only_regular_files_are_read_and_nothing_waits(
+    tmp_path: Path, make: Callable[[Path], Path], kind: str, read: Callable[[Path], object]
+) -> None:
+    path = make(tmp_path / "plugin.yaml")
+    try:
+        with pytest.raises(DeclarationError) as caught:
+            within(10, lambda: read(path))
+    finally:
+        while _OPEN_TERMINALS:
+            os.close(_OPEN_TERMINALS.pop())
+    assert [(i.loc, i.code, i.line, i.column) for i in caught.value.issues] == [
+        ("", "not_a_regular_file", None, None)
+    ]
+    assert str(caught.value) == f"{path}: must be a regular file (got {kind})"
+
+
+@POSIX_ONLY
+def test_the_command_line_refuses_a_fifo_without_waiting(tmp_path: Path) -> None:
+    fifo = _fifo(tmp_path / "plugin.yaml")
+    result = subprocess.run(
+        [sys.executable, "-m", "hermes_decl", "check", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
+    assert (result.returncode, result.stderr) == (1, "")
+    assert result.stdout == f"{fifo}: must be a regular file (got a FIFO)\n"
 
 
 def test_an_oversized_file_is_not_read_whole(tmp_path: Path) -> None:
