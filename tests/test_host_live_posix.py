@@ -13,7 +13,8 @@ from typing import TypeVar
 
 import pytest
 
-from hermes_decl.resolver.live_host import OPEN_FLAGS, LiveHost, posix_pid_exists
+from hermes_decl._regular_file import OPEN_FLAGS, NotRegularFile, open_regular
+from hermes_decl.resolver.live_host import LiveHost, posix_pid_exists
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX filesystem behaviour")
 
@@ -21,12 +22,22 @@ T = TypeVar("T")
 
 
 def within(seconds: float, call: Callable[[], T]) -> T:
-    """``call()``'s result, failing the test if it takes longer than ``seconds`` (a hang)."""
+    """``call()``'s result (or its exception), failing the test if it blocks past ``seconds``."""
     result: list[T] = []
-    worker = threading.Thread(target=lambda: result.append(call()), daemon=True)
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(call())
+        except BaseException as error:
+            failure.append(error)
+
+    worker = threading.Thread(target=work, daemon=True)
     worker.start()
     worker.join(seconds)
     assert not worker.is_alive(), f"still blocked after {seconds}s"
+    if failure:
+        raise failure[0]
     return result[0]
 
 
@@ -38,11 +49,22 @@ if sys.platform == "win32":
     def make_fifo(path: Path) -> None:
         raise NotImplementedError
 
+    def _terminal_name(keep_open: list[int]) -> str:
+        raise NotImplementedError
+
     def account() -> tuple[str, str, str]:
         raise NotImplementedError
 
 else:
     import pwd
+
+    def _terminal_name(keep_open: list[int]) -> str:
+        """A pseudo-terminal's name; its leader stays open (in ``keep_open``) until closed."""
+        leader, follower = os.openpty()
+        keep_open.append(leader)
+        name = os.ttyname(follower)
+        os.close(follower)
+        return name
 
     def is_root() -> bool:
         """Whether the tests run as root, which reads files whatever their mode."""
@@ -104,6 +126,8 @@ def test_fifo_where_a_file_is_expected_does_not_block(host: LiveHost, tmp_path: 
 
 def test_open_flags_never_block_and_follow_symlinks(tmp_path: Path) -> None:
     assert OPEN_FLAGS & getattr(os, "O_NONBLOCK", 0)
+    assert OPEN_FLAGS & getattr(os, "O_NOCTTY", 0)
+    assert OPEN_FLAGS & getattr(os, "O_CLOEXEC", 0)
     assert not OPEN_FLAGS & getattr(os, "O_NOFOLLOW", 0)
     assert OPEN_FLAGS & (os.O_WRONLY | os.O_RDWR) == 0
     # Even if a FIFO slipped past the stat check, opening it with these flags returns at once.
@@ -112,6 +136,47 @@ def test_open_flags_never_block_and_follow_symlinks(tmp_path: Path) -> None:
     fd = within(5, lambda: os.open(fifo, OPEN_FLAGS))
     try:
         assert stat.S_ISFIFO(os.fstat(fd).st_mode)
+    finally:
+        os.close(fd)
+
+
+def _fifo_name(tmp_path: Path) -> str:
+    make_fifo(tmp_path / "fifo")
+    return str(tmp_path / "fifo")
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        (lambda tmp, keep: _fifo_name(tmp), "a FIFO"),
+        (lambda tmp, keep: _terminal_name(keep), "a character device"),
+        (lambda tmp, keep: os.devnull, "a character device"),
+        (lambda tmp, keep: str(tmp), "a directory"),
+    ],
+    ids=["fifo", "terminal", "null-device", "directory"],
+)
+def test_what_a_swapped_path_opens_is_checked_by_descriptor(
+    tmp_path: Path, make: Callable[[Path, list[int]], str], kind: str
+) -> None:
+    # read_file stats the path first; a path swapped after that check reaches the open, which
+    # neither blocks nor takes a terminal, and the descriptor check refuses what it opened.
+    keep_open: list[int] = []
+    try:
+        target = make(tmp_path, keep_open)
+        with pytest.raises(NotRegularFile) as refused:
+            within(5, lambda: open_regular(target))
+        assert refused.value.kind == kind
+    finally:
+        for fd in keep_open:
+            os.close(fd)
+
+
+def test_a_regular_file_opens_read_only(tmp_path: Path) -> None:
+    (tmp_path / "f").write_bytes(b"data")
+    fd = open_regular(tmp_path / "f")
+    try:
+        assert os.read(fd, 10) == b"data"
+        assert stat.S_ISREG(os.fstat(fd).st_mode)
     finally:
         os.close(fd)
 

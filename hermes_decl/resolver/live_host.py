@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from hermes_decl._regular_file import open_regular
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.pathsearch import search_path
 
@@ -31,14 +32,6 @@ MAX_DIR_ENTRIES = 4096
 
 READ_CHUNK = 1 << 20
 """``read_file`` reads in chunks of at most this many bytes, so a huge ``size`` costs nothing."""
-
-if sys.platform == "win32":
-    OPEN_FLAGS = os.O_RDONLY | os.O_BINARY | os.O_NOINHERIT
-else:
-    # O_NONBLOCK: opening a FIFO must not wait for a writer. O_NOFOLLOW is deliberately not
-    # used: symlinks are followed, like every other host method.
-    OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
-"""How ``read_file`` opens: read-only, never blocking on open, not inherited by children."""
 
 MAX_PID = 2**31 - 1
 """The highest process id ever asked about; a larger (or non-positive) one is never alive."""
@@ -113,21 +106,21 @@ def list_dir_names(path: str) -> tuple[str, ...]:
 def read_regular_file(path: str, size: int, offset: int = 0) -> bytes | None:
     """At most ``size`` bytes from ``offset`` of a regular file; None otherwise. Never raises.
 
-    The file is opened non-blocking (a FIFO cannot stall the open) and the open descriptor is
-    fstat'ed: anything but a regular file is refused before a single byte is read. Files whose
-    reported size is zero (``/proc``) are still read, up to ``size`` bytes.
+    The path is stat'ed first, so a device or a FIFO is normally never even opened; as the path
+    may be swapped after that check, the open itself never blocks and never takes a terminal
+    (``open_regular``), and the open descriptor is fstat'ed: anything but a regular file is
+    refused before a single byte is read. Files whose reported size is zero (``/proc``) are
+    still read, up to ``size`` bytes.
     """
     if size < 0 or offset < 0:
         return None
     if not path_is_file(path):
-        return None  # never even open a device or a FIFO
+        return None
     try:
-        fd = os.open(path, OPEN_FLAGS)
+        fd = open_regular(path)
     except _PATH_ERRORS:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
         return _read_at(fd, size, offset)
     except _PATH_ERRORS:
         return None
