@@ -161,6 +161,23 @@ def _parent_segment(dots: str, *, stripped: bool) -> str:
     return f"^(?!{edge}{dots}{segment_end})(?!{_ANY}{_SEP}{dots}{segment_end})"
 
 
+_DEVICE_NAME = (
+    r"(?:[Cc][Oo][Nn](?:[Ii][Nn]\$|[Oo][Uu][Tt]\$)?|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]"
+    r"|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[0-9\u00b9\u00b2\u00b3])"
+)
+
+
+def _device_segment(*, stripped: bool) -> _Pattern:
+    """A lookahead refusing a segment Windows opens as a device (``rules.windows_device_name``)."""
+    edge = _WS if stripped else ""
+    segment = f"{_DEVICE_NAME} *(?:[.:]|{_SEP}|{edge}{_END})"
+    return _Pattern(
+        "path_device",
+        f"^(?!{edge}{segment})(?!{_ANY}{_SEP}{segment})",
+        rules.DEVICE_SEGMENT_MESSAGE,
+    )
+
+
 def _path_patterns(os_family: OsFamily, *, star: bool) -> list[_Pattern]:
     """The rules of ``rules.location_path`` for one OS, on the unstripped string."""
     if os_family == "win32":
@@ -195,6 +212,8 @@ def _path_patterns(os_family: OsFamily, *, star: bool) -> list[_Pattern]:
     ]
     if not star:
         patterns.append(_Pattern("path_star", r"^[^*]*" + _END, "must not contain '*'"))
+    if os_family == "win32":
+        patterns.append(_device_segment(stripped=True))
     patterns.append(_Pattern("path_not_rooted", f"^{_WS}(?:{'|'.join(roots)})", rooted))
     return patterns
 
@@ -222,6 +241,7 @@ _RELATIVE_FILE = [
         "must be a relative path inside the install folder: no leading separator, no ':', "
         "no empty or '..' segment",
     ),
+    _device_segment(stripped=False),
 ]
 _KEY_NAME = [
     _Pattern(

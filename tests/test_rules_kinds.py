@@ -323,6 +323,12 @@ FILES: dict[str, tuple[object, str]] = {
     "alternate-data-stream": ("vendor.exe:stream", "bad_file"),
     "ads-data": ("vendor.exe::$DATA", "bad_file"),
     "unc": ("\\\\server\\share\\vendor.exe", "bad_file"),
+    "device": ("NUL", "path_device"),
+    "device-folder": ("bin\\com1\\vendor.exe", "path_device"),
+    "device-extension-any-case": ("Con.exe", "path_device"),
+    "device-trailing-dots": ("bin/LPT1..", "path_device"),
+    "device-trailing-spaces": ("aux  ", "path_device"),
+    "console-is-no-device": ("bin/CONSOLE.exe", ""),
     "int": (5, "wrong_type"),
     "bytes": (b"vendor.exe", "wrong_type"),
 }

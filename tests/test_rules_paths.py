@@ -95,6 +95,15 @@ VALID_PATHS: dict[str, tuple[str, str, str]] = {
     "linux-colon-not-scheme": ("linux", "/opt/vendor:2/bin", ""),
     "linux-backslash-inside": ("linux", "/opt/vendor\\bin", ""),
     "linux-stripped": ("linux", "\t /opt/vendor/bin/vendor \r\n", "/opt/vendor/bin/vendor"),
+    # names that only look like Windows devices, and device names outside win32
+    "win32-console-is-no-device": ("win32", r"C:\Vendor\CONSOLE\vendor.exe", ""),
+    "win32-com10-is-no-device": ("win32", r"C:\Vendor\COM10.exe", ""),
+    "win32-device-inside-a-name": ("win32", r"C:\Vendor\xNUL\conx.exe", ""),
+    "win32-dotless-i-is-no-device": ("win32", "C:\\Vendor\\con\u0131n$", ""),
+    "win32-leading-space-is-no-device": ("win32", r"C:\Vendor\ CON\vendor.exe", ""),
+    "win32-tab-before-extension-is-no-device": ("win32", "C:\\Vendor\\CON\t.txt", ""),
+    "darwin-device-name": ("darwin", "/Volumes/CON/Vendor.app", ""),
+    "linux-device-name": ("linux", "/opt/nul/aux.sh", ""),
 }
 
 
@@ -184,7 +193,7 @@ def test_network_paths_are_rejected_on_every_os(os_family: str, raw: str) -> Non
     assert issues_of(app) == [(f"app.{os_family}.location[1]", "path_network")]
 
 
-# --- `..` segments, URL schemes and `**` -----------------------------------------------------
+# --- `..` segments, URL schemes, `**` and Windows device names --------------------------------
 
 SEGMENT_RULES: dict[str, tuple[str, str, str]] = {
     "win32-parent-backslash": ("win32", r"C:\Vendor\..\vendor.exe", "path_parent"),
@@ -212,11 +221,25 @@ SEGMENT_RULES: dict[str, tuple[str, str, str]] = {
     "linux-double-star-segment": ("linux", "/opt/**/vendor", "path_double_star"),
     "linux-double-star-in-name": ("linux", "/opt/vendor**", "path_double_star"),
     "linux-double-star-mid-name": ("linux", "~/ven**dor/bin", "path_double_star"),
+    # a segment Windows opens as a device: any case, any extension, trailing dots or spaces
+    "win32-device-con": ("win32", r"C:\Vendor\CON\vendor.exe", "path_device"),
+    "win32-device-nul-extension": ("win32", r"C:\Vendor\nul.txt", "path_device"),
+    "win32-device-two-extensions": ("win32", r"C:\Vendor\Nul.tar.gz", "path_device"),
+    "win32-device-after-variable": ("win32", r"%APPDATA%\com1", "path_device"),
+    "win32-device-after-tilde": ("win32", "~/conout$.log", "path_device"),
+    "win32-device-conin": ("win32", r"C:\x\CONIN$", "path_device"),
+    "win32-device-com0": ("win32", r"C:\x\COM0\v.exe", "path_device"),
+    "win32-device-lpt9-dots-spaces": ("win32", r"C:\x\LPT9 . .", "path_device"),
+    "win32-device-space-before-extension": ("win32", r"C:\x\aux .txt", "path_device"),
+    "win32-device-colon": ("win32", r"C:\x\PRN:stream", "path_device"),
+    "win32-device-superscript": ("win32", "C:\\x\\COM\u00b9", "path_device"),
+    "win32-device-with-star-after": ("win32", r"C:\x\NUL\Vendor *\v.exe", "path_device"),
+    "win32-device-then-stripped-space": ("win32", "C:\\x\\NUL\u3000", "path_device"),
 }
 
 
 @pytest.mark.parametrize(("os_family", "raw", "code"), rows(SEGMENT_RULES), ids=list(SEGMENT_RULES))
-def test_parent_url_and_double_star(os_family: str, raw: str, code: str) -> None:
+def test_parent_url_double_star_and_device_segments(os_family: str, raw: str, code: str) -> None:
     app = one_os(os_family, [ROOTED[os_family], raw])
     assert issues_of(app) == [(f"app.{os_family}.location[1]", code)]
 
@@ -295,6 +318,7 @@ INVALID_LIVENESS_PATHS: dict[str, tuple[str, str, str]] = {
     "linux-empty": ("linux", "", "blank"),
     "win32-blank": ("win32", "   ", "blank"),
     "linux-nul": ("linux", "/run/ven\x00dor.json", "path_nul"),
+    "win32-device": ("win32", r"%LOCALAPPDATA%\Vendor\CON.json", "path_device"),
 }
 
 

@@ -602,6 +602,10 @@ _SEGMENTS = [
     "[1]",
     ".",
     "é",
+    "CON",
+    "nul.txt",
+    "Com1 .",
+    "CONSOLE",
 ]
 _POSIX_SEGMENTS = [*_SEGMENTS, "..."]
 _SPACES = ["", "", "", " ", "\t", "\n", "\u3000", "\x1f", "\x85"]
@@ -645,6 +649,9 @@ _ODD_PIECES = [
     "é",
     "1234567890",
     "v",
+    "/NUL",
+    "\\aux.",
+    "lpt\u00b3",
 ]
 _ODD_VALUES: list[object] = [
     None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from hermes_decl._text import show
 from hermes_decl.models.common import OsFamily, fail
 
 _SEPARATORS = re.compile(r"[\\/]")
@@ -20,6 +21,17 @@ _WINDOWS_VARIABLE = re.compile(r"%[^%=/\\]+%")
 _KEY_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 _ENDPOINT_PATH = re.compile(r"/[A-Za-z0-9._~/\-]*")
 _WINDOWS_DOTS_ONLY = re.compile(r"\.\.[. ]*")
+WINDOWS_DEVICE_NAMES = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+    | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "0123456789\u00b9\u00b2\u00b3"}
+)
+"""Names Windows opens as a device in any folder: any case, any extension, trailing dots or spaces
+(``COM¹``-``COM³`` and ``LPT¹``-``LPT³`` with superscript digits too)."""
+_SUPERSCRIPT_DIGITS = "\u00b9\u00b2\u00b3"
+DEVICE_SEGMENT_MESSAGE = (
+    "must not have a segment that Windows opens as a device (CON, PRN, AUX, NUL, COM0-COM9, "
+    "LPT0-LPT9, CONIN$ or CONOUT$, in any case, with any extension)"
+)
 
 
 def _has_url_scheme(text: str) -> bool:
@@ -44,6 +56,31 @@ def has_parent_segment(text: str, os_family: OsFamily | None) -> bool:
         if os_family == "win32" and _WINDOWS_DOTS_ONLY.fullmatch(segment):
             return True
     return False
+
+
+def windows_device_name(segment: str) -> str | None:
+    """The Windows device a path segment names (``nul.txt``, ``Con .``, ``COM1:``), or None.
+
+    Windows reads a segment whose part before the first '.' or ':', less trailing spaces, is a
+    device name as that device, whatever follows.
+    """
+    base = segment.split(".", 1)[0].split(":", 1)[0].rstrip(" ")
+    if not 3 <= len(base) <= 7:  # CON to CONOUT$
+        return None
+    stem, last = base[:-1], base[-1]
+    # Only ASCII letters fold ('ı'.upper() is 'I', yet 'conın$' names no device).
+    if not stem.isascii() or not (last.isascii() or last in _SUPERSCRIPT_DIGITS):
+        return None
+    name = (stem + last).upper()
+    return name if name in WINDOWS_DEVICE_NAMES else None
+
+
+def device_segment(text: str) -> str | None:
+    """The first segment of a path (either separator) that names a Windows device, or None."""
+    for segment in _SEPARATORS.split(text):
+        if windows_device_name(segment) is not None:
+            return segment
+    return None
 
 
 def starts_with_two_separators(text: str) -> bool:
@@ -80,6 +117,8 @@ def location_path(raw: str, os_family: OsFamily, *, allow_star: bool = True) -> 
         fail("path_double_star", "must not contain '**'; '*' matches text within one folder", text)
     if not allow_star and "*" in text:
         fail("path_star", "must not contain '*'", text)
+    if os_family == "win32" and (device := device_segment(text)) is not None:
+        fail("path_device", DEVICE_SEGMENT_MESSAGE, text, hint=_names_device(device))
     if not _is_rooted(text, os_family):
         if os_family == "win32":
             fail(
@@ -124,7 +163,13 @@ def relative_file(raw: str) -> str:
             "no ':', no empty or '..' segment",
             raw,
         )
+    if (device := device_segment(raw)) is not None:
+        fail("path_device", DEVICE_SEGMENT_MESSAGE, raw, hint=_names_device(device))
     return raw
+
+
+def _names_device(segment: str) -> str:
+    return f"{show(segment)} names the device {windows_device_name(segment)}"
 
 
 def non_blank(raw: str) -> str:
