@@ -26,7 +26,7 @@ from collections.abc import Mapping
 
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.host import UninstallEntry
-from hermes_decl.resolver.live_host import MAX_DIR_ENTRIES
+from hermes_decl.resolver.listing import MAX_DIR_ENTRIES, Listing
 from hermes_decl.resolver.pathsearch import search_path
 from hermes_decl.testing_pe import build_pe
 
@@ -46,6 +46,9 @@ class FakeHost:
     ``reset_calls()`` empties both. Reading the ``os_family`` property is not counted: it is a
     fixed fact of the host, not a question about the machine. Setup methods (``add_*``,
     ``set_env``) are not counted either, and return the host so they can be chained.
+
+    ``list_dir`` lists at most ``max_dir_entries`` names, as the live host does, and then marks
+    its ``Listing`` truncated; a small bound stands in for a huge folder.
     """
 
     def __init__(
@@ -56,6 +59,7 @@ class FakeHost:
         home: str | None = None,
         machine: str = "x86_64",
         users: Mapping[str, str] | None = None,
+        max_dir_entries: int = MAX_DIR_ENTRIES,
     ) -> None:
         if os_family not in ("win32", "darwin", "linux"):
             raise ValueError(f"os_family must be 'win32', 'darwin' or 'linux', got {os_family!r}")
@@ -66,6 +70,7 @@ class FakeHost:
         self._home = home
         self._machine = machine
         self._users = dict(users or {})
+        self._max_dir_entries = max_dir_entries
         self._files: dict[str, bytes] = {}
         self._dirs: set[str] = set()
         self._children: dict[str, dict[str, str]] = {}
@@ -224,8 +229,8 @@ class FakeHost:
         key = self._key(path)
         return key is not None and key in self._dirs
 
-    def list_dir(self, path: str) -> tuple[str, ...]:
-        """The names directly in a directory, sorted, at most ``MAX_DIR_ENTRIES``."""
+    def list_dir(self, path: str) -> Listing:
+        """The names directly in a directory, sorted; past ``max_dir_entries``, cut and marked."""
         self._record("list_dir", path)
         return self._list(path)
 
@@ -286,12 +291,14 @@ class FakeHost:
         key = self._key(path)
         return key is not None and key in self._files
 
-    def _list(self, path: str) -> tuple[str, ...]:
+    def _list(self, path: str) -> Listing:
         """``list_dir`` without counting the call."""
         key = self._key(path)
         if key is None or key not in self._dirs:
-            return ()
-        return tuple(sorted(self._children.get(key, {}).values())[:MAX_DIR_ENTRIES])
+            return Listing()
+        names = sorted(self._children.get(key, {}).values())
+        bound = self._max_dir_entries
+        return Listing(names[:bound], truncated=len(names) > bound)
 
     def _require(self, os_family: OsFamily, method: str) -> None:
         """Refuse a setup method that makes no sense for this host's OS."""

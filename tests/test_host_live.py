@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from hermes_decl.resolver.host import Host
+from hermes_decl.resolver.listing import MAX_DIR_ENTRIES, Listing
 from hermes_decl.resolver.live_host import (
-    MAX_DIR_ENTRIES,
     MAX_PID,
     LiveHost,
     current_os_family,
     default_host,
+    list_dir_names,
     pid_exists,
     read_regular_file,
 )
@@ -154,12 +155,32 @@ def test_overlong_names_are_absent(host: LiveHost, tmp_path: Path) -> None:
         assert host.read_file(path, 1) is None
 
 
-def test_list_dir_is_bounded(host: LiveHost, tmp_path: Path) -> None:
-    for index in range(MAX_DIR_ENTRIES + 20):
+@pytest.mark.parametrize(
+    ("entries", "limit", "listed", "truncated"),
+    [
+        (5000, MAX_DIR_ENTRIES, 5000, False),
+        (70, 50, 50, True),
+        (50, 50, 50, False),
+    ],
+    ids=["more-than-4096-is-whole", "past-the-bound-is-marked", "at-the-bound-is-whole"],
+)
+def test_list_dir_is_bounded_and_says_so(
+    tmp_path: Path, entries: int, limit: int, listed: int, truncated: bool
+) -> None:
+    for index in range(entries):
+        (tmp_path / f"f{index:05d}").touch()
+    names = list_dir_names(str(tmp_path), limit)
+    assert isinstance(names, Listing)
+    assert (len(names), names.truncated) == (listed, truncated)
+    assert list(names) == sorted(names)
+
+
+def test_the_live_host_lists_up_to_the_shared_bound(host: LiveHost, tmp_path: Path) -> None:
+    assert MAX_DIR_ENTRIES == 100_000
+    for index in range(4200):
         (tmp_path / f"f{index:05d}").touch()
     names = host.list_dir(str(tmp_path))
-    assert len(names) == MAX_DIR_ENTRIES
-    assert list(names) == sorted(names)
+    assert (len(names), isinstance(names, Listing) and names.truncated) == (4200, False)
 
 
 def test_read_regular_file_is_the_same_primitive(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from hermes_decl.models import OS_FAMILIES, OsFamily
 from hermes_decl.resolver.host import Host, UninstallEntry
-from hermes_decl.resolver.live_host import MAX_DIR_ENTRIES
+from hermes_decl.resolver.listing import MAX_DIR_ENTRIES, Listing
 from hermes_decl.resolver.readers import pe_file_version, plist_version
 from hermes_decl.testing import NVIDIA_PROC_VERSION, FakeHost
 from hermes_decl.testing_pe import build_pe, parse_version_quad
@@ -69,13 +69,32 @@ def test_list_dir_is_sorted_and_direct_children_only(os_family: OsFamily) -> Non
     assert host.list_dir(f"{root}{s}missing") == ()
 
 
-def test_list_dir_is_bounded() -> None:
-    host = FakeHost()
-    for index in range(MAX_DIR_ENTRIES + 3):
+@pytest.mark.parametrize(
+    ("entries", "bound", "expected"),
+    [
+        (5, 3, Listing(("f00000", "f00001", "f00002"), truncated=True)),
+        (3, 3, Listing(("f00000", "f00001", "f00002"))),
+        (2, None, Listing(("f00000", "f00001"))),
+    ],
+    ids=["past-the-bound", "at-the-bound", "default-bound"],
+)
+def test_list_dir_is_bounded_and_says_so(
+    entries: int, bound: int | None, expected: Listing
+) -> None:
+    host = FakeHost() if bound is None else FakeHost(max_dir_entries=bound)
+    for index in range(entries):
         host.add_file(f"/many/f{index:05d}")
     names = host.list_dir("/many")
-    assert len(names) == MAX_DIR_ENTRIES
-    assert names[0] == "f00000"
+    assert isinstance(names, Listing)
+    assert (names, names.truncated) == (expected, expected.truncated)
+
+
+def test_the_default_bound_is_the_live_host_s() -> None:
+    host = FakeHost()
+    for index in range(4200):
+        host.add_file(f"/many/f{index:05d}")
+    names = host.list_dir("/many")
+    assert (len(names), names.truncated, MAX_DIR_ENTRIES) == (4200, False, 100_000)
 
 
 def test_read_file_bounds() -> None:

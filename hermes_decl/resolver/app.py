@@ -22,11 +22,12 @@ from hermes_decl.models import (
     Presence,
 )
 from hermes_decl.models.rules import starts_with_two_separators
-from hermes_decl.resolver.expand import expand, join, match_pattern, unsafe_reason
+from hermes_decl.resolver.expand import expand, join, unsafe_reason
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.known_dirs import known_dirs
+from hermes_decl.resolver.matching import search_pattern
 
-Outcome = Literal["present", "absent", "no_match", "refused"]
+Outcome = Literal["present", "absent", "no_match", "incomplete", "refused"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,8 @@ class Candidate:
     path: str | None
     """The place: an expanded path, a ``*`` pattern, a bare command name; None when refused."""
     outcome: Outcome
-    """``present``, ``absent``, ``no_match`` (a pattern matched nothing) or ``refused``."""
+    """``present``, ``absent``, ``no_match`` (a pattern matched nothing), ``incomplete`` (a
+    pattern's search was cut short by a bound, so more may match than was tried) or ``refused``."""
     detail: str | None = None
     """Why a place was refused, or what it was."""
     version: str | None = None
@@ -54,6 +56,8 @@ class Look:
     path: str | None
     detail: str | None = None
     pattern: bool = False
+    incomplete: bool = False
+    """A pattern's search was cut short: ``detail`` says where."""
     known_present: bool = False
     """The locator already saw a regular file there (a PATH search), so it is not checked again."""
 
@@ -135,11 +139,15 @@ def _look_at_path(location: PathLocation, os_family: OsFamily, host: Host) -> It
     if expansion.path is None:
         yield Look(None, expansion.refused)
     elif "*" in expansion.path:
-        matches = match_pattern(expansion.path, os_family, host)
-        if not matches:
-            yield Look(expansion.path, "no folder matches the pattern", pattern=True)
-        for match in matches:
+        search = search_pattern(expansion.path, os_family, host)
+        for match in search.paths:
             yield Look(match)
+        if search.cut_short:
+            found = "matches were tried" if search.paths else "no folder matched what was seen"
+            detail = f"{found}, but the search was cut short: {'; '.join(search.cut_short)}"
+            yield Look(expansion.path, detail, pattern=True, incomplete=True)
+        elif not search.paths:
+            yield Look(expansion.path, "no folder matches the pattern", pattern=True)
     else:
         yield Look(expansion.path)
 
@@ -163,6 +171,8 @@ def locate(app_def: AppDef, os_family: OsFamily, host: Host) -> Iterator[Candida
         for look in _looks(location, os_family, host):
             if look.path is None:
                 outcome: Outcome = "refused"
+            elif look.incomplete:
+                outcome = "incomplete"
             elif look.pattern:
                 outcome = "no_match"
             elif look.known_present or (

@@ -1,4 +1,4 @@
-"""Expanding a declared path at lookup, and matching its ``*`` segments (SPEC 6.2).
+"""Expanding a declared path at lookup (SPEC 6.2); ``matching`` then matches its ``*`` segments.
 
 ``~`` is the host's home; ``%VAR%`` (Windows), ``$VAR`` and ``${VAR}`` come from the host's
 environment, in one pass (a value is never expanded again). A path whose variable is unset, or
@@ -14,17 +14,12 @@ from dataclasses import dataclass
 from hermes_decl.models import OsFamily
 from hermes_decl.models.rules import DRIVE_ROOT, has_parent_segment, starts_with_two_separators
 from hermes_decl.resolver.host import Host
-from hermes_decl.versions import version_key
-
-MAX_MATCHES = 256
-"""The most directory entries a ``*`` pattern considers, over all its segments."""
 
 _TILDE = re.compile(r"~([^\\/]*)(?=[\\/]|\Z)")
 _POSIX_VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 _ANY_VARIABLE = re.compile(
     r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})|%([^%=/\\]+)%"
 )
-_SEPARATORS = re.compile(r"[\\/]+")
 
 
 @dataclass(frozen=True)
@@ -121,71 +116,3 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
     if reason is not None:
         return Expansion(None, f"{normalise(os_family, text)} {reason}")
     return Expansion(normalise(os_family, text))
-
-
-def _fold(text: str, ignore_case: bool) -> str:
-    folded = text.lower() if ignore_case else text
-    return folded if len(folded) == len(text) else text
-
-
-def star_text(segment: str, name: str, *, ignore_case: bool) -> str | None:
-    """The text the first ``*`` of ``segment`` matches in ``name``, or None when it does not match.
-
-    Each literal piece is placed at its leftmost possible position, which decides a match
-    whenever one exists and gives the first ``*`` its shortest text; no backtracking, so a
-    hostile pattern costs at most one scan of the name per piece.
-    """
-    pieces = _fold(segment, ignore_case).split("*")
-    text = _fold(name, ignore_case)
-    first, *middle, last = pieces
-    if len(text) < len(first) + len(last) or not text.startswith(first) or not text.endswith(last):
-        return None
-    position, end = len(first), len(text) - len(last)
-    first_star_end = end
-    for index, piece in enumerate(middle):
-        found = text.find(piece, position, end)
-        if found < 0:
-            return None
-        if index == 0:
-            first_star_end = found
-        position = found + len(piece)
-    return name[len(first) : first_star_end]
-
-
-def _newest_first(matches: list[tuple[str, str]]) -> list[str]:
-    """Order matched names by the version in the text ``*`` matched, highest first, then by name."""
-    readable = [(key, name) for name, star in matches if (key := version_key(star)) is not None]
-    unreadable = sorted(name for name, star in matches if version_key(star) is None)
-    readable.sort(key=lambda entry: entry[1])
-    readable.sort(key=lambda entry: entry[0], reverse=True)
-    return [name for _, name in readable] + unreadable
-
-
-def match_pattern(path: str, os_family: OsFamily, host: Host) -> tuple[str, ...]:
-    """The paths a ``*`` pattern matches, newest first.
-
-    Each ``*`` segment considers at most ``MAX_MATCHES`` matching entries over all the folders it
-    looks in, and lists no further folder once it has them, so a pattern yields at most
-    ``MAX_MATCHES`` paths and lists at most ``1 + MAX_MATCHES`` folders per ``*`` segment.
-    """
-    root_length = 3 if os_family == "win32" else 1
-    root, rest = path[:root_length], path[root_length:]
-    bases = [normalise(os_family, root)]
-    for segment in (part for part in _SEPARATORS.split(rest) if part):
-        if "*" not in segment:
-            bases = [join(os_family, base, segment) for base in bases]
-            continue
-        found: list[str] = []
-        for base in bases:
-            if len(found) >= MAX_MATCHES:
-                break
-            matches: list[tuple[str, str]] = []
-            for name in host.list_dir(base):
-                star = star_text(segment, name, ignore_case=os_family == "win32")
-                if star is not None:
-                    matches.append((name, star))
-                    if len(found) + len(matches) >= MAX_MATCHES:
-                        break
-            found.extend(join(os_family, base, name) for name in _newest_first(matches))
-        bases = found
-    return tuple(bases)

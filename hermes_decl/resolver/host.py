@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from hermes_decl.models import OsFamily
+from hermes_decl.resolver.listing import Listing
 from hermes_decl.resolver.live_host import LiveHost, default_host
 
-__all__ = ["Host", "LiveHost", "UninstallEntry", "default_host"]
+__all__ = ["Host", "Listing", "LiveHost", "UninstallEntry", "default_host"]
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,12 @@ class Host(Protocol):
         ...
 
     def list_dir(self, path: str) -> tuple[str, ...]:
-        """The entry names of a directory, sorted; empty when it cannot be listed."""
+        """The entry names of a directory, sorted; empty when it cannot be listed.
+
+        A host that stops listing at a bound returns a ``Listing`` with ``truncated=True`` (a
+        plain tuple means the listing is whole), so the resolver's trace can say a place may
+        hold more than was seen. The resolver re-checks every name before joining it to a path.
+        """
         ...
 
     def read_file(self, path: str, size: int, offset: int = 0) -> bytes | None:

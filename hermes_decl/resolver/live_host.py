@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from hermes_decl._regular_file import open_regular
 from hermes_decl.models import OsFamily
+from hermes_decl.resolver.listing import MAX_DIR_ENTRIES, Listing
 from hermes_decl.resolver.pathsearch import search_path
 
 if TYPE_CHECKING:
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
     # an import cycle.
     from hermes_decl.resolver.host import UninstallEntry
 
-MAX_DIR_ENTRIES = 4096
-"""``list_dir`` returns at most this many names: the first ones the OS yields, sorted."""
 
 READ_CHUNK = 1 << 20
 """``read_file`` reads in chunks of at most this many bytes, so a huge ``size`` costs nothing."""
@@ -83,24 +82,27 @@ def path_is_dir(path: str) -> bool:
         return False
 
 
-def list_dir_names(path: str) -> tuple[str, ...]:
-    """Up to ``MAX_DIR_ENTRIES`` entry names of a directory, sorted; empty when it cannot be listed.
+def list_dir_names(path: str, limit: int = MAX_DIR_ENTRIES) -> Listing:
+    """Up to ``limit`` entry names of a directory, sorted; empty when it cannot be listed.
 
-    On POSIX a name that is not valid UTF-8 comes back surrogate-escaped (as ``os.listdir`` gives
-    it) and still works as a path component for the other primitives.
+    When the directory holds more, the first ``limit`` names the OS yields come back marked
+    ``truncated``. On POSIX a name that is not valid UTF-8 comes back surrogate-escaped (as
+    ``os.listdir`` gives it) and still works as a path component for the other primitives.
     """
     names: list[str] = []
+    truncated = False
     if not is_absolute_here(path):
-        return ()
+        return Listing()
     try:
         with os.scandir(path) as entries:
             for entry in entries:
-                names.append(entry.name)
-                if len(names) >= MAX_DIR_ENTRIES:
+                if len(names) >= limit:
+                    truncated = True
                     break
+                names.append(entry.name)
     except _PATH_ERRORS:
-        return ()
-    return tuple(sorted(names))
+        return Listing()
+    return Listing(sorted(names), truncated=truncated)
 
 
 def read_regular_file(path: str, size: int, offset: int = 0) -> bytes | None:
@@ -260,7 +262,7 @@ class LiveHost:
         """Whether ``path`` is a directory (symlinks followed); never raises."""
         return path_is_dir(path)
 
-    def list_dir(self, path: str) -> tuple[str, ...]:
+    def list_dir(self, path: str) -> Listing:
         """Entry names of a directory, sorted, at most ``MAX_DIR_ENTRIES``; empty on error."""
         return list_dir_names(path)
 

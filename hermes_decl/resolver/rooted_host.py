@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.host import UninstallEntry
+from hermes_decl.resolver.listing import Listing
 from hermes_decl.resolver.live_host import (
     list_dir_names,
     path_is_dir,
@@ -113,10 +114,10 @@ class RootedHost:
         real = self.real_path(path)
         return real is not None and path_is_dir(real)
 
-    def list_dir(self, path: str) -> tuple[str, ...]:
-        """Entry names of a directory in the tree, sorted, bounded like the live host's."""
+    def list_dir(self, path: str) -> Listing:
+        """Entry names of a directory in the tree, sorted; bounded and marked as the live host."""
         real = self.real_path(path)
-        return () if real is None else list_dir_names(real)
+        return Listing() if real is None else list_dir_names(real)
 
     def read_file(self, path: str, size: int, offset: int = 0) -> bytes | None:
         """Bounded read of a regular file in the tree, exactly as the live host reads one."""

@@ -1,0 +1,78 @@
+"""Directory listings: how a host says it stopped at a bound, and the one place names are checked.
+
+A host's ``list_dir`` returns entry names; a host that stops listing at a bound returns a
+``Listing`` with ``truncated=True``, so the resolver can say in its trace that a place may hold
+more than it saw, instead of reading a cut listing as complete. The resolver reads every listing
+through ``listed_names``, which re-checks each name the host gave (it did not write them): a name
+with a separator, ``.``, ``..``, a NUL or, for Windows, a drive colon or a device name, is never
+joined onto a path.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hermes_decl.models import OsFamily
+from hermes_decl.models.rules import windows_device_name
+
+if TYPE_CHECKING:
+    # Types only: ``host`` re-exports ``Listing``, so importing it here would be a cycle.
+    from hermes_decl.resolver.host import Host
+
+MAX_DIR_ENTRIES = 100_000
+"""The most entry names of one directory that a host lists and the resolver reads."""
+
+
+class Listing(tuple[str, ...]):
+    """Entry names of a directory, sorted, and whether the host stopped before the end.
+
+    It is a tuple of names, so a host that never stops early may return a plain tuple instead.
+    """
+
+    truncated: bool
+    """True when the directory has more entries than the host listed (a bound was hit)."""
+
+    def __new__(cls, names: Iterable[str] = (), *, truncated: bool = False) -> Listing:
+        listing = super().__new__(cls, names)
+        listing.truncated = truncated
+        return listing
+
+    def __repr__(self) -> str:
+        return f"Listing({tuple(self)!r}, truncated={self.truncated!r})"
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A listing as the resolver reads it: the checked names and what was left out."""
+
+    names: tuple[str, ...]
+    """The names that are plain entry names, in the host's order."""
+    truncated: bool = False
+    """The host stopped listing at a bound, or listed more than ``MAX_DIR_ENTRIES`` names."""
+    ignored: int = 0
+    """How many names the host gave that are not plain entry names (never joined onto a path)."""
+
+
+def is_plain_name(name: object, os_family: OsFamily) -> bool:
+    """Whether a listed name can be joined onto a path: one entry, nothing that moves elsewhere."""
+    if not isinstance(name, str) or name in ("", ".", "..") or "\0" in name or "/" in name:
+        return False
+    return not (os_family == "win32" and ("\\" in name or ":" in name or windows_device_name(name)))
+
+
+def listed_names(host: Host, directory: str, os_family: OsFamily) -> Listed:
+    """The host's listing of ``directory``, bounded and with every name re-checked."""
+    listing = host.list_dir(directory)
+    try:
+        first: list[object] = list(itertools.islice(listing, MAX_DIR_ENTRIES + 1))
+    except TypeError:  # a host that answered something other than names lists nothing
+        return Listed(())
+    truncated = len(first) > MAX_DIR_ENTRIES or getattr(listing, "truncated", False) is True
+    del first[MAX_DIR_ENTRIES:]
+    names = tuple(
+        name for name in first if isinstance(name, str) and is_plain_name(name, os_family)
+    )
+    return Listed(names, truncated, len(first) - len(names))

@@ -1,0 +1,160 @@
+"""Matching an expanded path's ``*`` segments against the folders a host lists (SPEC 6.2).
+
+Each ``*`` segment is compiled once per evaluation (folded and split into its literal pieces),
+then every listed name costs one pass over that name, so a long pattern over a big folder stays
+linear in the entries. Only matches are capped (``MAX_MATCHES``); entries are scanned up to
+``MAX_SCANNED_ENTRIES`` per pattern, each listing up to ``listing.MAX_DIR_ENTRIES`` names. When a
+bound is hit, or a host cut its listing or listed names that are not plain names, the search says
+so, so the trace never reads a partial search as "absent".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hermes_decl.models import OsFamily
+from hermes_decl.resolver.expand import join, normalise
+from hermes_decl.resolver.host import Host
+from hermes_decl.resolver.listing import listed_names
+from hermes_decl.versions import version_key
+
+MAX_MATCHES = 256
+"""The most directory entries a ``*`` segment considers, over all the folders it looks in."""
+
+MAX_SCANNED_ENTRIES = 1_000_000
+"""The most listed names one pattern examines, over all its segments and folders."""
+
+_SEPARATORS = re.compile(r"[\\/]+")
+
+
+def _fold(text: str, ignore_case: bool) -> str:
+    """``text`` lowercased when case is ignored, unless that changes its length (``İ``)."""
+    folded = text.lower() if ignore_case else text
+    return folded if len(folded) == len(text) else text
+
+
+class StarPattern:
+    """One path segment with ``*`` in it, prepared once and matched against many names.
+
+    Each literal piece is placed at its leftmost possible position, which decides a match
+    whenever one exists and gives the first ``*`` its shortest text; no backtracking, so a name
+    costs at most one scan per piece, and a name shorter than the pieces costs nothing.
+    """
+
+    __slots__ = ("_first", "_ignore_case", "_last", "_literal_length", "_middle", "segment")
+
+    def __init__(self, segment: str, *, ignore_case: bool) -> None:
+        self.segment = segment
+        self._ignore_case = ignore_case
+        first, *middle, last = _fold(segment, ignore_case).split("*")
+        self._first, self._middle, self._last = first, tuple(middle), last
+        self._literal_length = len(first) + sum(map(len, middle)) + len(last)
+
+    def star_text(self, name: str) -> str | None:
+        """The text the first ``*`` matches in ``name``, or None when ``name`` does not match."""
+        if len(name) < self._literal_length:
+            return None
+        text = _fold(name, self._ignore_case)
+        first, last = self._first, self._last
+        if not text.startswith(first) or not text.endswith(last):
+            return None
+        position, end = len(first), len(text) - len(last)
+        first_star_end = end
+        for index, piece in enumerate(self._middle):
+            found = text.find(piece, position, end)
+            if found < 0:
+                return None
+            if index == 0:
+                first_star_end = found
+            position = found + len(piece)
+        return name[len(first) : first_star_end]
+
+
+@dataclass(frozen=True)
+class PatternSearch:
+    """What a ``*`` pattern matched, and whether the search was cut short."""
+
+    paths: tuple[str, ...]
+    """The matching paths, newest first."""
+    cut_short: tuple[str, ...] = ()
+    """Each bound hit or partial listing on the way, in words; empty when the search was whole."""
+
+
+def _newest_first(matches: list[tuple[str, str]]) -> list[str]:
+    """Order matched names by the version in the text ``*`` matched, highest first, then by name."""
+    keyed = [(version_key(star), name) for name, star in matches]
+    readable = [(key, name) for key, name in keyed if key is not None]
+    unreadable = sorted(name for key, name in keyed if key is None)
+    readable.sort(key=lambda entry: entry[1])
+    readable.sort(key=lambda entry: entry[0], reverse=True)
+    return [name for _, name in readable] + unreadable
+
+
+class _Search:
+    """One pattern's search: the folders reached so far and the bounds hit on the way."""
+
+    def __init__(self, os_family: OsFamily, host: Host) -> None:
+        self.os_family = os_family
+        self.host = host
+        self.scanned = 0
+        self.cut_short: dict[str, None] = {}  # ordered, without repeats
+
+    def note(self, text: str) -> None:
+        self.cut_short.setdefault(text, None)
+
+    def segment(self, bases: list[str], pattern: StarPattern) -> list[str]:
+        """The folders below ``bases`` whose names match ``pattern``, at most ``MAX_MATCHES``."""
+        found: list[str] = []
+        for base in bases:
+            if len(found) >= MAX_MATCHES:
+                self.note(f"stopped at {MAX_MATCHES} matches of {pattern.segment!r}")
+                break
+            if self.scanned >= MAX_SCANNED_ENTRIES:
+                self.note(f"stopped after examining {MAX_SCANNED_ENTRIES} entries")
+                break
+            found.extend(self._matches(base, pattern, MAX_MATCHES - len(found)))
+        return found
+
+    def _matches(self, base: str, pattern: StarPattern, room: int) -> list[str]:
+        listing = listed_names(self.host, base, self.os_family)
+        if listing.truncated:
+            self.note(f"the host listed only part of {base} ({len(listing.names)} entries)")
+        if listing.ignored:
+            self.note(f"ignored {listing.ignored} names listed in {base} that are not plain names")
+        matches: list[tuple[str, str]] = []
+        names = listing.names
+        for index, name in enumerate(names):
+            if self.scanned >= MAX_SCANNED_ENTRIES:
+                self.note(f"stopped after examining {MAX_SCANNED_ENTRIES} entries")
+                break
+            self.scanned += 1
+            star = pattern.star_text(name)
+            if star is None:
+                continue
+            matches.append((name, star))
+            if len(matches) >= room:
+                if index + 1 < len(names):
+                    self.note(f"stopped at {MAX_MATCHES} matches of {pattern.segment!r}")
+                break
+        return [join(self.os_family, base, name) for name in _newest_first(matches)]
+
+
+def search_pattern(path: str, os_family: OsFamily, host: Host) -> PatternSearch:
+    """The paths a ``*`` pattern matches, newest first, and where the search was cut short.
+
+    Each ``*`` segment lists the folders the previous segments reached and stops listing once it
+    has ``MAX_MATCHES`` matches, so a pattern yields at most ``MAX_MATCHES`` paths and lists at
+    most ``1 + MAX_MATCHES`` folders per ``*`` segment.
+    """
+    root_length = 3 if os_family == "win32" else 1
+    root, rest = path[:root_length], path[root_length:]
+    search = _Search(os_family, host)
+    bases = [normalise(os_family, root)]
+    for segment in (part for part in _SEPARATORS.split(rest) if part):
+        if "*" in segment:
+            pattern = StarPattern(segment, ignore_case=os_family == "win32")
+            bases = search.segment(bases, pattern)
+        else:
+            bases = [join(os_family, base, segment) for base in bases]
+    return PatternSearch(tuple(bases), tuple(search.cut_short))
