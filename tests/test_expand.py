@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from hermes_decl.declaration import parse_declaration
 from hermes_decl.models import OsFamily
+from hermes_decl.resolver.app import Candidate
+from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.expand import Expansion, expand
 from hermes_decl.resolver.known_dirs import known_dirs
 from hermes_decl.testing import FakeHost
@@ -123,3 +126,113 @@ def test_known_dirs_answer_for_the_os_asked_about() -> None:
     assert known_dirs("snap", "linux", no_env) == ("/snap/bin",)
     assert known_dirs("snap", "win32", no_env) == ()
     assert known_dirs("command", "linux", no_env) == ()
+
+
+# --- values from the host that would move the path elsewhere: refused, never touched -----------
+
+HOSTILE_VALUES: dict[str, tuple[OsFamily, str, dict[str, str], str | None, str]] = {
+    "empty-variable-would-re-root": (
+        "linux",
+        "$EMPTY/etc/hostname",
+        {"EMPTY": ""},
+        None,
+        "variable EMPTY is set but empty",
+    ),
+    "blank-braced-variable": (
+        "linux",
+        "${XDG_DATA_HOME}/vendor/x",
+        {"XDG_DATA_HOME": " \t"},
+        None,
+        "variable XDG_DATA_HOME is set but empty",
+    ),
+    "empty-variable-inside": (
+        "linux",
+        "/opt/$EMPTY/bin/x",
+        {"EMPTY": ""},
+        None,
+        "variable EMPTY is set but empty",
+    ),
+    "empty-windows-variable": (
+        "win32",
+        "%EMPTY%\\Windows\\notepad.exe",
+        {"EMPTY": ""},
+        None,
+        "variable EMPTY is set but empty",
+    ),
+    "empty-home": ("linux", "~/bin/x", {}, "", "the home directory of ~ is empty"),
+    "blank-home": ("darwin", "~/Applications/X.app", {}, "   ", "the home directory of ~ is empty"),
+    "device-folder-from-a-variable": (
+        "win32",
+        "%DIR%\\x.exe",
+        {"DIR": "C:\\CON"},
+        None,
+        "C:\\CON\\x.exe has a segment Windows opens as a device ('CON')",
+    ),
+    "device-file-from-a-variable": (
+        "win32",
+        "C:\\Tools\\%NAME%",
+        {"NAME": "nul.exe"},
+        None,
+        "C:\\Tools\\nul.exe has a segment Windows opens as a device ('nul.exe')",
+    ),
+    "device-in-the-home": (
+        "win32",
+        "~\\x.exe",
+        {},
+        "C:\\Users\\com1 .",
+        "C:\\Users\\com1 .\\x.exe has a segment Windows opens as a device ('com1 .')",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("os_family", "template", "env", "home", "refused"),
+    HOSTILE_VALUES.values(),
+    ids=list(HOSTILE_VALUES),
+)
+def test_a_hostile_value_makes_the_place_unresolvable_and_untouched(
+    os_family: OsFamily, template: str, env: dict[str, str], home: str | None, refused: str
+) -> None:
+    host = FakeHost(os_family, env=env, home=home)
+    host.add_executable("C:\\Windows\\notepad.exe" if os_family == "win32" else "/etc/hostname")
+    assert expand(template, os_family, host) == Expansion(None, refused)
+    presence = "bundle" if template.endswith(".app") else "executable"
+    app = {os_family: {"presence": presence, "location": template}}
+    result = availability(parse_declaration("s", app, {"app": True}, where="t"), host=host)
+    assert result.state == "missing_app"
+    assert result.trace == (Candidate(0, "path", None, "refused", refused),)
+    assert not {"is_file", "is_dir", "list_dir", "read_file"} & set(host.calls)
+
+
+def test_device_names_are_ordinary_outside_windows() -> None:
+    host = FakeHost("linux", env={"DIR": "/srv/CON"}, home="/home/nul")
+    assert expand("$DIR/x", "linux", host) == Expansion("/srv/CON/x")
+    assert expand("~/aux.txt", "linux", host) == Expansion("/home/nul/aux.txt")
+
+
+@pytest.mark.parametrize(
+    ("install_location", "detail"),
+    [
+        ("C:\\Program Files\\CON", "C:\\Program Files\\CON\\bin\\v.exe"),
+        ("C:\\Vendor\\LPT1.d", "C:\\Vendor\\LPT1.d\\bin\\v.exe"),
+    ],
+    ids=["device-folder", "device-with-extension"],
+)
+def test_an_install_location_naming_a_device_is_never_touched(
+    install_location: str, detail: str
+) -> None:
+    host = FakeHost("win32").add_uninstall_entry("Vendor", "1.0", install_location)
+    item = {"kind": "uninstall_registry", "display_name_prefix": "Vendor", "file": "bin\\v.exe"}
+    app = {"win32": {"presence": "executable", "location": item}}
+    result = availability(parse_declaration("s", app, {"app": True}, where="t"), host=host)
+    segment = install_location.rsplit("\\", 1)[1]
+    assert result.trace == (
+        Candidate(
+            0,
+            "uninstall_registry",
+            None,
+            "refused",
+            f"{detail} has a segment Windows opens as a device ({segment!r})",
+        ),
+    )
+    assert host.calls["is_file"] == 0

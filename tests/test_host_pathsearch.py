@@ -161,3 +161,28 @@ def test_win32_names_with_a_separator_or_drive_are_not_searched(name: str) -> No
     is_file = Files([r"C:\bin\tool.exe"], fold_case=True)
     assert search_path(name, os_family="win32", path="C:\\bin", is_file=is_file) is None
     assert is_file.asked == []
+
+
+WINDOWS_DEVICES: dict[str, tuple[str, str]] = {
+    "name-nul": ("nul", "C:\\bin"),
+    "name-con-with-extension": ("CON.exe", "C:\\bin"),
+    "name-com1-any-case": ("Com1", "C:\\bin"),
+    "name-aux-trailing-dot": ("aux.", "C:\\bin"),
+    "entry-device-folder": ("tool", "C:\\CON"),
+    "entry-device-with-extension": ("tool", "C:\\Tools\\nul.txt\\bin"),
+    "entry-device-trailing-spaces": ("tool", "C:\\x\\LPT1  "),
+    "entry-conout": ("tool", "C:/conout$/bin"),
+}
+
+
+@pytest.mark.parametrize(("name", "path"), WINDOWS_DEVICES.values(), ids=list(WINDOWS_DEVICES))
+def test_win32_never_touches_a_device_name(name: str, path: str) -> None:
+    # Windows opens CON, NUL, COM1… (any extension) as devices in every folder.
+    is_file = Files([f"{path}\\{name}.exe"], fold_case=True)
+    assert search_path(name, os_family="win32", path=path, is_file=is_file) is None
+    assert is_file.asked == []
+
+
+def test_device_names_are_ordinary_on_posix() -> None:
+    is_file = Files(["/CON/nul"])
+    assert search_path("nul", os_family="linux", path="/CON", is_file=is_file) == "/CON/nul"

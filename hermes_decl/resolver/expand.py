@@ -1,9 +1,10 @@
 """Expanding a declared path at lookup (SPEC 6.2); ``matching`` then matches its ``*`` segments.
 
 ``~`` is the host's home; ``%VAR%`` (Windows), ``$VAR`` and ``${VAR}`` come from the host's
-environment, in one pass (a value is never expanded again). A path whose variable is unset, or
-that after expansion is not rooted for its OS, became a UNC or device path, or gained a ``..``
-segment, is refused before anything touches it.
+environment, in one pass (a value is never expanded again). A path whose variable is unset, whose
+variable or home is set but empty (or only whitespace), or that after expansion is not rooted for
+its OS, became a UNC or device path, gained a ``..`` segment or (for Windows) a segment that opens
+a device, is refused before anything touches it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,12 @@ import re
 from dataclasses import dataclass
 
 from hermes_decl.models import OsFamily
-from hermes_decl.models.rules import DRIVE_ROOT, has_parent_segment, starts_with_two_separators
+from hermes_decl.models.rules import (
+    DRIVE_ROOT,
+    device_segment,
+    has_parent_segment,
+    starts_with_two_separators,
+)
 from hermes_decl.resolver.host import Host
 
 _TILDE = re.compile(r"~([^\\/]*)(?=[\\/]|\Z)")
@@ -62,6 +68,8 @@ def unsafe_reason(path: str, os_family: OsFamily) -> str | None:
         return "is not an absolute path after expansion"
     if has_parent_segment(path, os_family):
         return "gained a '..' segment"
+    if os_family == "win32" and (device := device_segment(path)) is not None:
+        return f"has a segment Windows opens as a device ({device!r})"
     return None
 
 
@@ -84,8 +92,10 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
     if tilde:
         user = tilde.group(1)
         home = host.user_home(user) if user else host.home()
-        if not home:
+        if home is None:
             return Expansion(None, f"the home directory of {'~' + user} is unknown")
+        if not home.strip():
+            return Expansion(None, f"the home directory of {'~' + user} is empty")
         home = _joined(home, text[tilde.end() :])
         if "*" in home:
             return Expansion(None, f"the home directory of {'~' + user} holds a '*'")
@@ -93,25 +103,25 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
         rest_from = len(home)
     else:
         rest_from = 0
-    unset: list[str] = []
-    starred: list[str] = []
+    refusals: list[str] = []
 
     def substitute(match: re.Match[str]) -> str:
         name = match.group(1) or match.group(2) or match.group(3)
         value = host.getenv(name)
         if value is None:
-            unset.append(name)
+            refusals.append(f"variable {name} is unset")
             return ""
-        if "*" in value:
-            starred.append(name)
+        if not value.strip():
+            # An empty value would re-root the path: $EMPTY/etc/x would become /etc/x.
+            refusals.append(f"variable {name} is set but empty")
+        elif "*" in value:
+            refusals.append(f"variable {name} holds a '*'")
         return _joined(value, match.string[match.end() :])
 
     pattern = _ANY_VARIABLE if os_family == "win32" else _POSIX_VARIABLE
     text = text[:rest_from] + pattern.sub(substitute, text[rest_from:])
-    if unset:
-        return Expansion(None, f"variable {unset[0]} is unset")
-    if starred:
-        return Expansion(None, f"variable {starred[0]} holds a '*'")
+    if refusals:
+        return Expansion(None, refusals[0])
     reason = unsafe_reason(text, os_family)
     if reason is not None:
         return Expansion(None, f"{normalise(os_family, text)} {reason}")

@@ -11,6 +11,7 @@ import posixpath
 from collections.abc import Callable, Iterator
 
 from hermes_decl.models import OsFamily
+from hermes_decl.models.rules import device_segment, windows_device_name
 
 DEFAULT_PATHEXT = ".COM;.EXE;.BAT;.CMD"
 """The extensions tried on Windows when ``PATHEXT`` is unset or empty."""
@@ -34,8 +35,9 @@ def search_path(
 
     ``path`` is the PATH value, split with the OS's separator (``;`` on win32, ``:`` elsewhere).
     Empty and relative entries are skipped, so the current directory is never searched; on win32
-    quoted entries are unquoted and UNC or device entries are skipped (no network lookups). A
-    ``name`` that contains a path separator (or a drive on win32) is never searched. On win32 a
+    quoted entries are unquoted and UNC or device entries, and entries with a segment Windows
+    opens as a device (``C:\\CON``), are skipped. A ``name`` that contains a path separator (or,
+    on win32, a drive or a device name such as ``nul``) is never searched. On win32 a
     name that already ends in a ``pathext`` extension (case-insensitively) is looked up as is;
     any other name gets each extension appended in order, as ``shutil.which`` does.
     """
@@ -52,10 +54,10 @@ def search_path(
 
 
 def _is_searchable_name(name: str, os_family: OsFamily) -> bool:
-    """Whether ``name`` is a bare command name (no separator, no drive, nothing odd)."""
+    """Whether ``name`` is a bare command name (no separator, no drive, no device, nothing odd)."""
     if not name or name in (".", "..") or "\0" in name or "/" in name:
         return False
-    return not (os_family == "win32" and ("\\" in name or ":" in name))
+    return not (os_family == "win32" and ("\\" in name or ":" in name or windows_device_name(name)))
 
 
 def _file_names(name: str, os_family: OsFamily, pathext: str | None) -> tuple[str, ...]:
@@ -120,4 +122,4 @@ def _usable_dir(raw: str, os_family: OsFamily) -> str | None:
         and directory[1] == ":"
         and directory[2] in "\\/"
     )
-    return directory if drive_rooted else None
+    return directory if drive_rooted and device_segment(directory) is None else None
