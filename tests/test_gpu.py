@@ -6,7 +6,7 @@ import ast
 import gc
 import inspect
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -23,6 +23,7 @@ from hermes_decl.resolver.gpu import (
     gpu_class,
 )
 from hermes_decl.resolver.host import UninstallEntry
+from hermes_decl.resolver.listing import Listing
 from hermes_decl.resolver.rooted_host import RootedHost
 from hermes_decl.testing import FakeHost
 
@@ -175,13 +176,79 @@ def test_drm_connectors_and_render_nodes_are_skipped() -> None:
     assert read == set()
 
 
-def test_devices_examined_are_bounded() -> None:
+class OddListingHost(FakeHost):
+    """A FakeHost whose PCI listing also holds names no sysfs would give."""
+
+    def list_dir(self, path: str) -> Listing:
+        names = super().list_dir(path)
+        if path != "/sys/bus/pci/devices":
+            return names
+        return Listing(("..", "../../../etc", "0000:00:02.0/../../x", *names))
+
+
+def _server(functions: int, *, nvidia: bool, host: FakeHost | None = None) -> FakeHost:
+    """A server: many PCI functions, the BMC's VGA on bus 02, the NVIDIA GPU (if any) last."""
+    host = host or FakeHost()
+    for index in range(functions):
+        host.add_pci_device("0x15b3", "0x020000", slot=f"0000:{index // 8 + 3:02x}:00.{index % 8}")
+    host.add_pci_device("0x1a03", "0x030000", slot="0000:02:00.0")  # ASPEED BMC VGA
+    if nvidia:
+        host.add_pci_device("0x10de", "0x030200", slot="0000:ff:00.0")  # sorts after the rest
+    return host
+
+
+SURVEYS: dict[str, tuple[Callable[[], FakeHost], str]] = {
+    "nvidia-after-300-functions": (lambda: _server(300, nvidia=True), "nvidia"),
+    "bmc-only-after-300-functions": (lambda: _server(300, nvidia=False), "none"),
+    "host-cut-the-listing": (
+        lambda: _server(30, nvidia=True, host=FakeHost(max_dir_entries=20)),
+        "unknown",
+    ),
+    "odd-names-in-the-listing": (
+        lambda: _server(3, nvidia=False, host=OddListingHost()),
+        "unknown",
+    ),
+    "odd-names-but-nvidia-seen": (lambda: _server(3, nvidia=True, host=OddListingHost()), "nvidia"),
+}
+
+
+@pytest.mark.parametrize(("make", "expected"), SURVEYS.values(), ids=list(SURVEYS))
+def test_a_partial_survey_never_concludes_none(make: Callable[[], FakeHost], expected: str) -> None:
+    host = make()
+    assert gpu_class(host) == expected
+    read = [str(args[0]) for method, args in host.call_log if method == "read_file"]
+    assert all(path.startswith("/sys/bus/pci/devices/0000:") for path in read)
+    assert not any(".." in path for path in read)
+
+
+@pytest.mark.parametrize(
+    ("nvidia_first", "expected"),
+    [(False, "unknown"), (True, "nvidia")],
+    ids=["past-the-bound-without-nvidia", "nvidia-seen-before-the-bound"],
+)
+def test_devices_examined_are_bounded(nvidia_first: bool, expected: str) -> None:
     host = FakeHost()
-    for index in range(MAX_DEVICES + 40):
-        host.add_pci_device("0x1af4", slot=f"0000:{index:04x}:00.0")
-    host.add_pci_device("0x10de", slot="ffff:ff:00.0")  # sorts after every other slot
-    assert gpu_class(host) == "none"
-    assert host.calls["read_file"] == 2 * MAX_DEVICES
+    if nvidia_first:
+        host.add_pci_device("0x10de", slot="0000:00:00.0")
+    for index in range(MAX_DEVICES + 1):
+        host.add_dir(f"/sys/bus/pci/devices/0001:{index:05x}")  # no class file: tells nothing
+    assert gpu_class(host) == expected
+    # One class read per function examined, and the vendor of the one display device.
+    assert host.calls["read_file"] == MAX_DEVICES + (1 if nvidia_first else 0)
+
+
+@pytest.mark.parametrize(
+    ("nvidia_first", "expected"),
+    [(False, "unknown"), (True, "nvidia")],
+    ids=["past-the-bound-without-nvidia", "nvidia-seen-before-the-bound"],
+)
+def test_windows_adapters_examined_are_bounded(nvidia_first: bool, expected: str) -> None:
+    host = FakeHost("win32")
+    if nvidia_first:
+        host.add_display_device(r"PCI\VEN_10DE&DEV_2684")
+    for _ in range(MAX_DEVICES + 1):
+        host.add_display_device(r"PCI\VEN_1414&DEV_008E")
+    assert gpu_class(host) == expected
 
 
 def test_reads_are_small_and_only_through_the_host() -> None:

@@ -16,10 +16,15 @@ from collections.abc import Callable
 from enum import Enum
 
 from hermes_decl.resolver.host import Host
+from hermes_decl.resolver.listing import listed_names
 from hermes_decl.resolver.live_host import default_host
 
-MAX_DEVICES = 256
-"""At most this many PCI devices, DRM cards or Windows adapters are examined."""
+MAX_DEVICES = 16_384
+"""At most this many PCI functions, DRM cards or Windows adapters are examined.
+
+Generous: servers list hundreds of PCI functions (thousands with SR-IOV), and the GPU may be
+the last (``0000:ff:00.0``). A survey cut at this bound, or by a host's own listing bound, is
+partial: it answers ``unknown`` unless an NVIDIA GPU was seen, never ``none``."""
 
 MAX_ID_BYTES = 64
 """At most this many bytes of a sysfs ``vendor`` or ``class`` file are read."""
@@ -103,7 +108,8 @@ def _windows_gpu_class(host: Host) -> GpuClass:
     No adapter id at all means the registry could not be read (Windows always lists at least the
     basic display adapter): ``unknown``. Adapters read but none of a known vendor: ``none``.
     """
-    device_ids = host.display_device_ids()[:MAX_DEVICES]
+    all_ids = host.display_device_ids()
+    device_ids = all_ids[:MAX_DEVICES]
     if not device_ids:
         return GpuClass.UNKNOWN
     found: set[GpuClass] = set()
@@ -113,7 +119,10 @@ def _windows_gpu_class(host: Host) -> GpuClass:
             vendor = PCI_VENDORS.get(int(match.group(1), 16))
             if vendor is not None:
                 found.add(vendor)
-    return best_vendor(found) or GpuClass.NONE
+    best = best_vendor(found)
+    if len(all_ids) > MAX_DEVICES and best is not GpuClass.NVIDIA:
+        return GpuClass.UNKNOWN  # the adapters not examined may include an NVIDIA one
+    return best or GpuClass.NONE
 
 
 def _linux_gpu_class(host: Host) -> GpuClass:
@@ -121,14 +130,15 @@ def _linux_gpu_class(host: Host) -> GpuClass:
 
     ``none`` only when sysfs was readable and every display device found is of another vendor
     (or there is no display device at all); ``unknown`` when nothing could be read, or when a
-    display device's vendor could not be read and no known vendor was found.
+    display device's vendor could not be read, or some devices were never examined, and no
+    NVIDIA GPU was found.
     """
     if host.is_file(NVIDIA_PROC_FILE):
         return GpuClass.NVIDIA
     survey = _SysfsSurvey()
-    for slot in _bounded_names(host, PCI_DEVICES_DIR, lambda name: not name.startswith(".")):
+    for slot in survey.names(host, PCI_DEVICES_DIR, lambda name: not name.startswith(".")):
         survey.add(host, f"{PCI_DEVICES_DIR}/{slot}", drm_card=False)
-    for card in _bounded_names(host, DRM_DIR, _DRM_CARD.fullmatch):
+    for card in survey.names(host, DRM_DIR, _DRM_CARD.fullmatch):
         survey.add(host, f"{DRM_DIR}/{card}/device", drm_card=True)
     return survey.answer()
 
@@ -141,6 +151,16 @@ class _SysfsSurvey:
         self.anything_read = False
         self.other_vendor_display = False
         self.unreadable_display = False
+        self.partial = False
+        """Some devices went unexamined: a listing was cut, held odd names, or passed the bound."""
+
+    def names(self, host: Host, directory: str, keep: Callable[[str], object]) -> list[str]:
+        """The directory's names that ``keep`` accepts, at most ``MAX_DEVICES`` of them."""
+        listing = listed_names(host, directory, "linux")
+        kept = [name for name in listing.names if keep(name)]
+        if listing.truncated or listing.ignored or len(kept) > MAX_DEVICES:
+            self.partial = True
+        return kept[:MAX_DEVICES]
 
     def add(self, host: Host, device_dir: str, *, drm_card: bool) -> None:
         """Examine one device directory (a PCI device, or a DRM card's ``device``)."""
@@ -167,18 +187,13 @@ class _SysfsSurvey:
         best = best_vendor(self.vendors)
         if best is GpuClass.NVIDIA:
             return best
-        if self.unreadable_display:
-            # The display device that could not be read may be an NVIDIA one: a failed read
-            # must not lock out a machine that has the GPU (SPEC 7).
+        if self.unreadable_display or self.partial:
+            # A display device that could not be read, or was never examined, may be an NVIDIA
+            # one: a failed or partial read must not lock out a machine that has the GPU (SPEC 7).
             return GpuClass.UNKNOWN
         if best is not None:
             return best
         return GpuClass.UNKNOWN if not self.anything_read else GpuClass.NONE
-
-
-def _bounded_names(host: Host, directory: str, keep: Callable[[str], object]) -> list[str]:
-    """The directory's names that ``keep`` accepts, at most ``MAX_DEVICES`` of them."""
-    return [name for name in host.list_dir(directory) if keep(name)][:MAX_DEVICES]
 
 
 def _read_hex(host: Host, path: str) -> int | None:
