@@ -507,7 +507,7 @@ def _location(
             path, "wrong_type", f"must be a path or a mapping with kind {_choices(kinds)}", raw
         )
         return None
-    kind = _checked_kind(raw, _LOCATION_OS, os_family, None, path, path, report)
+    kind, usable = _checked_kind(raw, _LOCATION_OS, os_family, None, path, path, report)
     if kind is None:
         return None
     spec = LOCATION_KINDS[kind]
@@ -526,7 +526,7 @@ def _location(
         file, here = _string(fields, raw, "file", path, report)
         if file is not None:
             _relative_file(file, here, report)
-    if len(report.found) != mark or target is None:
+    if not usable or len(report.found) != mark or target is None:
         return None
     if presence is not None and presence != spec.presence:
         article = "an" if spec.presence == "executable" else "a"
@@ -548,30 +548,31 @@ def _checked_kind(
     path: Path,
     wrong_os_path: Path | None,
     report: _Report,
-) -> str | None:
-    """The member's kind, or None after reporting a missing, unknown or wrong-OS kind.
+) -> tuple[str | None, bool]:
+    """The member's kind (None after reporting a missing or unknown one), and whether it is usable.
 
-    ``wrong_os_path`` is where a kind of another OS is reported; None means at ``kind`` itself.
+    A kind of another OS is reported at ``wrong_os_path`` (None: at ``kind`` itself) and returned
+    as not usable, so that the member's own fields are still checked.
     """
     kind = raw.get("kind")
     if type(kind) is str and kind in table and os_family in table[kind]:
-        return kind  # the common case: a known kind under its own OS
+        return kind, True  # the common case: a known kind under its own OS
     here = [name for name, valid in table.items() if os_family in valid]
     if kind is None:
         if default is None:
             at_kind = (*path, ("kind", _position(raw, "kind")))
             report.add(at_kind, "missing_key", f"is required: one of {_choices(here)}")
-        return default
+        return default, default is not None
     if not isinstance(kind, str) or kind not in table:
         suggestion = _closest(kind, here)
         code = "invalid_choice" if isinstance(kind, str) else "wrong_type"
         hint = f"did you mean {suggestion!r}?" if suggestion else None
         at_kind = (*path, ("kind", _position(raw, "kind")))
         report.add(at_kind, code, f"must be {_choices(here)}", kind, hint)
-        return None
+        return None, False
     where = wrong_os_path or (*path, ("kind", _position(raw, "kind")))
     _wrong_os(kind, table, where, report)
-    return None
+    return kind, False
 
 
 def _locations(
@@ -599,7 +600,7 @@ def _version(raw: object, os_family: str, path: Path, report: _Report) -> Versio
         kinds = [kind for kind, valid in VERSION_KINDS.items() if os_family in valid]
         report.add(path, "wrong_type", f"must be a mapping with kind {_choices(kinds)}", raw)
         return None
-    kind = _checked_kind(raw, VERSION_KINDS, os_family, "none", path, None, report)
+    kind, usable = _checked_kind(raw, VERSION_KINDS, os_family, "none", path, None, report)
     if kind is None:
         return None
     mark = len(report.found)
@@ -611,7 +612,7 @@ def _version(raw: object, os_family: str, path: Path, report: _Report) -> Versio
         prefix, here = _string(fields, raw, "display_name_prefix", path, report)
         if prefix is not None and not prefix.strip():
             report.add(here, "blank", "must not be blank", prefix)
-    if len(report.found) != mark:
+    if not usable or len(report.found) != mark:
         return None
     return Version(kind, prefix)
 
@@ -624,8 +625,8 @@ def _liveness(raw: object, os_family: str, path: Path, report: _Report) -> Liven
     if not isinstance(raw, Mapping):
         report.add(path, "wrong_type", "must be a mapping with kind 'none' or 'server_json'", raw)
         return None
-    kind = _checked_kind(raw, _LIVENESS_OS, os_family, "none", path, None, report)
-    if kind is None:
+    kind, usable = _checked_kind(raw, _LIVENESS_OS, os_family, "none", path, None, report)
+    if kind is None or not usable:
         return None
     mark = len(report.found)
     fields = _fields(raw, path, _LIVENESS_KEYS[kind], report)

@@ -89,6 +89,60 @@ def test_kind_os_and_presence(kind: str, os_family: str, presence: str, code: st
         assert error.issues[0].message == f"kind '{kind}' is only valid under app.{valid_os}"
 
 
+# --- a kind under the wrong OS still has its own fields checked, so one round fixes all ------
+
+WRONG_OS_AND_OWN_FIELDS: dict[str, tuple[dict[str, object], list[tuple[str, str]]]] = {
+    "flatpak-under-win32-bad-app-id": (
+        one_os("win32", ["C:\\v.exe", {"kind": "flatpak", "app_id": "a/b"}]),
+        [
+            ("app.win32.location[1]", "kind_wrong_os"),
+            ("app.win32.location[1].app_id", "bad_name"),
+        ],
+    ),
+    "snap-under-darwin-missing-name": (
+        {"darwin": {"presence": "executable", "location": [{"kind": "snap"}]}},
+        [
+            ("app.darwin.location[0]", "kind_wrong_os"),
+            ("app.darwin.location[0].name", "missing_key"),
+        ],
+    ),
+    "app-bundle-under-linux-unknown-key": (
+        one_os("linux", {"kind": "app_bundle", "name": "V.app", "file": "x"}),
+        [("app.linux.location", "kind_wrong_os"), ("app.linux.location.file", "unknown_key")],
+    ),
+    "uninstall-under-linux-bad-file": (
+        one_os("linux", [{"kind": "uninstall_registry", "display_name_prefix": "V", "file": "/x"}]),
+        [("app.linux.location[0]", "kind_wrong_os"), ("app.linux.location[0].file", "bad_file")],
+    ),
+    "pe-resource-under-darwin-unknown-key": (
+        {
+            "darwin": {
+                "presence": "bundle",
+                "location": "/Applications/V.app",
+                "version": {"kind": "pe_resource", "display_name_prefix": "V"},
+            }
+        },
+        [
+            ("app.darwin.version.kind", "kind_wrong_os"),
+            ("app.darwin.version.display_name_prefix", "unknown_key"),
+        ],
+    ),
+    "wrong-os-with-valid-fields-reports-the-os-alone": (
+        one_os("win32", ["C:\\v.exe", {"kind": "flatpak", "app_id": "com.vendor.App"}]),
+        [("app.win32.location[1]", "kind_wrong_os")],
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("app", "expected"), WRONG_OS_AND_OWN_FIELDS.values(), ids=list(WRONG_OS_AND_OWN_FIELDS)
+)
+def test_a_kind_under_the_wrong_os_still_has_its_fields_checked(
+    app: dict[str, object], expected: list[tuple[str, str]]
+) -> None:
+    assert issues_of(app) == expected
+
+
 # --- kind / key shape of a mapping -----------------------------------------------------------
 
 SHAPE: dict[str, tuple[str, dict[str, object], list[tuple[str, str]]]] = {

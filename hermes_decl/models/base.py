@@ -17,10 +17,10 @@ from pydantic import (
     ValidationError,
     model_validator,
 )
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core import InitErrorDetails
 
 from hermes_decl._text import choices, did_you_mean
-from hermes_decl.models.common import BUILTIN_ERROR_TYPES, fail, problem
+from hermes_decl.models.common import carried, fail, problem
 
 _ACCEPTED_KEYS: dict[type[BaseModel], tuple[str, ...]] = {}
 """Each model class's accepted keys, filled on first use (the fields are final by then)."""
@@ -77,21 +77,15 @@ def _name_unknown_keys(model: type[FrozenModel], error: ValidationError) -> Vali
     accepted = model.accepted_keys()
     details: list[InitErrorDetails] = []
     for line in error.errors():
-        loc, found = line["loc"], line["input"]
+        loc = line["loc"]
         if line["type"] == "extra_forbidden" and len(loc) == 1:
             suggestion = did_you_mean(loc[0], accepted)
             hint = (
                 f"did you mean {suggestion!r}?" if suggestion else f"expected {choices(accepted)}"
             )
-            error_type: str | PydanticCustomError = problem("unknown_key", "unknown key", hint=hint)
-        elif line["type"] in BUILTIN_ERROR_TYPES:
-            error_type = line["type"]
+            details.append(carried(line, problem("unknown_key", "unknown key", hint=hint)))
         else:
-            error_type = PydanticCustomError(line["type"], line["msg"])
-        detail = InitErrorDetails(type=error_type, loc=loc, input=found)
-        if "ctx" in line and isinstance(error_type, str):
-            detail["ctx"] = line["ctx"]
-        details.append(detail)
+            details.append(carried(line))
     return ValidationError.from_exception_data(error.title, details)
 
 

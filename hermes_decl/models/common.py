@@ -9,7 +9,7 @@ from typing import Literal, NoReturn
 
 from pydantic import GetJsonSchemaHandler, ValidationError
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError
+from pydantic_core import CoreSchema, ErrorDetails, InitErrorDetails, PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
 from hermes_decl._text import show
@@ -74,6 +74,22 @@ def problem(
 def fail(code: str, message: str, found: object = ..., *, hint: str | None = None) -> NoReturn:
     """Raise one problem at the place being validated."""
     raise problem(code, message, found, hint=hint)
+
+
+def carried(
+    line: ErrorDetails, error_type: str | PydanticCustomError | None = None
+) -> InitErrorDetails:
+    """A reported error line, ready to be raised again (with ``error_type`` instead, if given).
+
+    Pydantic's own error types keep their type and context; our codes keep their message.
+    """
+    if error_type is None:
+        builtin = line["type"] in BUILTIN_ERROR_TYPES
+        error_type = line["type"] if builtin else PydanticCustomError(line["type"], line["msg"])
+    detail = InitErrorDetails(type=error_type, loc=line["loc"], input=line["input"])
+    if "ctx" in line and isinstance(error_type, str):
+        detail["ctx"] = line["ctx"]
+    return detail
 
 
 def fail_at(title: str, located: Iterable[tuple[Loc, PydanticCustomError, object]]) -> NoReturn:

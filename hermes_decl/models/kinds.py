@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Union
 
-from pydantic import BeforeValidator, Discriminator, Tag
+from pydantic import BeforeValidator, Discriminator, Tag, ValidationError
+from pydantic_core import InitErrorDetails
 
 from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models.base import FrozenModel
-from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail, fail_at, problem
+from hermes_decl.models.common import OS_FAMILIES, OsFamily, carried, fail, fail_at, problem
 
 
 class KindVariant(FrozenModel):
@@ -26,6 +27,15 @@ class KindVariant(FrozenModel):
 
 def _valid_os_text(variant: type[KindVariant]) -> str:
     return " or ".join(f"app.{os_family}" for os_family in variant.VALID_OS)
+
+
+def _own_problems(variant: type[KindVariant], value: object) -> list[InitErrorDetails]:
+    """The problems ``value`` has as ``variant``, whichever OS block it was written under."""
+    try:
+        variant.model_validate(value)
+    except ValidationError as error:
+        return [carried(line) for line in error.errors()]
+    return []
 
 
 def kind_union(
@@ -98,7 +108,15 @@ def kind_union(
             wrong_os = problem(
                 "kind_wrong_os", f"kind {kind!r} is only valid under {_valid_os_text(variant)}"
             )
-            fail_at("kind", [(("kind",) if wrong_os_at_kind else (), wrong_os, kind)])
+            at = ("kind",) if wrong_os_at_kind else ()
+            # The value's own problems too, so the author fixes everything in one round.
+            raise ValidationError.from_exception_data(
+                "kind",
+                [
+                    InitErrorDetails(type=wrong_os, loc=at, input=kind),
+                    *_own_problems(variant, value),
+                ],
+            )
         return value
 
     members = tuple(Annotated[variant, Tag(variant.KIND)] for variant in here)
