@@ -8,15 +8,14 @@ the models turned into a list of one.
 
 from __future__ import annotations
 
-import json
-import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
-from hermes_decl._text import MAX_SHOWN, show
+from hermes_decl._text import show
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, OS_FAMILIES
 from hermes_decl.models.kinds import KindVariant
 from hermes_decl.models.liveness import LIVENESS_VARIANTS
@@ -169,20 +168,41 @@ def data_path(
     return tuple(path), tuple(place)
 
 
-_PLAIN_KEY = re.compile(r"[A-Za-z0-9_\-]+")
+def _is_bare(key: str) -> bool:
+    """Whether a key reads unambiguously unquoted: identifier characters, and ``-`` between them.
+
+    Any identifier is bare (``línux``, ``пути``), and so are the names ``str.isidentifier()``
+    refuses only for a hyphen or a leading digit (``my-server``, ``3d``).
+    """
+    return bool(key) and ("_" + key.replace("-", "_")).isidentifier()
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escaped(character: str) -> str:
+    """A character as a quoted key shows it: itself, unless it could break or steer the line."""
+    if character in _ESCAPES:
+        return _ESCAPES[character]
+    if unicodedata.category(character) in ("Cc", "Cs", "Zl", "Zp"):
+        return f"\\u{ord(character):04x}"
+    return character
 
 
 def dotted(path: Sequence[str | int]) -> str:
-    """Write a data path as ``a.b[1].c``; other keys as ``["k.y"]``, long ones shortened."""
+    """Write a data path as ``a.b[1].c``; other keys as ``["k.y"]``, never shortened.
+
+    A quoted key keeps its characters as written; only control characters, lone surrogates,
+    line separators, ``"`` and ``\\`` are escaped, so the location stays on one line.
+    """
     text = ""
     for element in path:
         if isinstance(element, int):
             text += f"[{element}]"
-        elif len(element) <= MAX_SHOWN and _PLAIN_KEY.fullmatch(element):
+        elif _is_bare(element):
             text += f".{element}" if text else element
         else:
-            shown = element if len(element) <= MAX_SHOWN else element[: MAX_SHOWN - 3] + "..."
-            text += f"[{json.dumps(shown)}]"
+            text += '["' + "".join(map(_escaped, element)) + '"]'
     return text
 
 

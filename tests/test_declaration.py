@@ -301,6 +301,46 @@ def test_long_values_are_shortened_in_messages() -> None:
     assert len(message) < 140 and "..." in message
 
 
+LINUX = {"presence": "executable", "location": "/opt/x"}
+
+#: A key written into app.linux (or as an OS key) → the location its unknown_key issue has.
+KEY_LOCATIONS: dict[str, tuple[dict[str, object], str]] = {
+    "accented-os-key-is-bare": ({"línux": LINUX}, "app.línux"),
+    "cyrillic-key-is-bare": ({"linux": {**LINUX, "пути": 1}}, "app.linux.пути"),
+    "japanese-key-is-bare": ({"linux": {**LINUX, "場所": 1}}, "app.linux.場所"),
+    "hyphen-and-digits-stay-bare": ({"linux": {**LINUX, "my-key2": 1}}, "app.linux.my-key2"),
+    "dotted-key-is-quoted": ({"linux": {**LINUX, "a.b": 1}}, 'app.linux["a.b"]'),
+    "quoted-key-keeps-its-characters": (
+        {"linux": {**LINUX, "пути к": 1}},
+        'app.linux["пути к"]',
+    ),
+    "control-characters-are-escaped": (
+        {"linux": {**LINUX, "a\x1b]0;x\x07\x9b\x7f": 1}},
+        'app.linux["a\\u001b]0;x\\u0007\\u009b\\u007f"]',
+    ),
+    "line-breaks-are-escaped": ({"linux": {**LINUX, "a\nb\u2028": 1}}, 'app.linux["a\\nb\\u2028"]'),
+    "quote-and-backslash-are-escaped": ({"linux": {**LINUX, 'a"\\': 1}}, 'app.linux["a\\"\\\\"]'),
+    "empty-key-is-quoted": ({"linux": {**LINUX, "": 1}}, 'app.linux[""]'),
+    "long-key-is-never-shortened": ({"linux": {**LINUX, "k" * 300: 1}}, "app.linux." + "k" * 300),
+    "long-quoted-key-is-never-shortened": (
+        {"linux": {**LINUX, "k " * 150: 1}},
+        'app.linux["' + "k " * 150 + '"]',
+    ),
+}
+
+
+@pytest.mark.parametrize(("app", "loc"), KEY_LOCATIONS.values(), ids=list(KEY_LOCATIONS))
+def test_locations_read_as_written_and_are_never_shortened(
+    app: dict[str, object], loc: str
+) -> None:
+    with pytest.raises(DeclarationError) as caught:
+        parse(app)
+    ((issue_loc, code),) = [(issue.loc, issue.code) for issue in caught.value.issues]
+    assert (issue_loc, code) == (loc, "unknown_key")
+    assert str(caught.value).startswith(f"plugin.yaml: {loc}: unknown key (")
+    assert len(caught.value.issues[0].message) < 140  # only the message is ever shortened
+
+
 def test_error_shape() -> None:
     with pytest.raises(DeclarationError) as caught:
         declaration.parse_declaration(

@@ -418,9 +418,21 @@ def test_issues_carry_the_data_path_from_the_top_of_the_document() -> None:
     assert (issue.line, issue.column) == (3, 50)
 
 
-def test_odd_server_names_are_quoted_in_locations() -> None:
-    text = '"my.server":\n  app: {linux: {presence: exe, location: /x}}\n'
-    assert problems(text) == [('["my.server"].app.linux.presence', "invalid_choice", 2, 27)]
+@pytest.mark.parametrize(
+    ("name", "loc"),
+    [
+        ('"my.server"', '["my.server"]'),
+        ('"\\ud800"', '["\\ud800"]'),
+        ('"\\e]0;title\\a"', '["\\u001b]0;title\\u0007"]'),
+        ("сервер", "сервер"),
+        ("'my server'", '["my server"]'),
+    ],
+    ids=["dotted", "lone-surrogate", "terminal-sequence", "cyrillic", "space"],
+)
+def test_odd_server_names_are_quoted_in_locations(name: str, loc: str) -> None:
+    text = f"{name}:\n  app: {{linux: {{presence: exe, location: /x}}}}\n"
+    ((found, code, line, _),) = problems(text)
+    assert (found, code, line) == (f"{loc}.app.linux.presence", "invalid_choice", 2)
 
 
 def test_only_the_broken_server_is_reported() -> None:
