@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any, TextIO
 
+from hermes_decl._output import forgiving, say, say_problems
 from hermes_decl.errors import DeclarationError, Issue
 from hermes_decl.loader import load_declarations_file
 from hermes_decl.models import OS_FAMILIES, Declaration, OsFamily
@@ -68,10 +69,10 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         )
         if not args.json:
             if error is not None:
-                print(error, file=out)
+                say_problems(out, error)
             else:
                 names = ", ".join(sorted(declarations)) or "no servers"
-                print(f"{path}: ok ({names})", file=out)
+                say(out, f"{path}: ok ({names})")
     if args.json:
         json.dump({"valid": status == EXIT_OK, "files": report}, out, indent=2)
         print(file=out)
@@ -104,28 +105,28 @@ def _availability_json(server: str, path: str, result: Availability) -> dict[str
 
 def _print_explanation(server: str, path: str, result: Availability, out: TextIO) -> None:
     offered = "offered" if result.offerable else "not offered"
-    print(f"{path}: {server}", file=out)
-    print(f"  state:    {result.state.value} ({offered})", file=out)
-    print(f"  sentence: {result.sentence()}", file=out)
+    say(out, f"{path}: {server}")
+    say(out, f"  state:    {result.state.value} ({offered})")
+    say(out, f"  sentence: {result.sentence()}")
     if result.os_family is not None:
-        print(f"  os:       {result.os_family}", file=out)
+        say(out, f"  os:       {result.os_family}")
     if result.gpu is not None:
-        print(f"  gpu:      {result.gpu.value}", file=out)
+        say(out, f"  gpu:      {result.gpu.value}")
     if result.version is not None or result.state.value == "version_too_old":
         minimum = f" (minimum {result.min_version})" if result.min_version else ""
-        print(f"  version:  {result.version or 'unreadable'}{minimum}", file=out)
+        say(out, f"  version:  {result.version or 'unreadable'}{minimum}")
     if result.path is not None:
-        print(f"  path:     {result.path}", file=out)
+        say(out, f"  path:     {result.path}")
     if result.trace:
-        print("  looked at:", file=out)
+        say(out, "  looked at:")
     for candidate in result.trace:
         place = candidate.path or "-"
         extra = f"  version {candidate.version}" if candidate.version else ""
         detail = f"  ({candidate.detail})" if candidate.detail else ""
-        print(
+        say(
+            out,
             f"    location[{candidate.index}] {candidate.kind}: {place}: "
             f"{candidate.outcome}{extra}{detail}",
-            file=out,
         )
 
 
@@ -137,16 +138,16 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
             json.dump({"valid": False, "issues": issues}, out, indent=2)
             print(file=out)
         else:
-            print(error, file=sys.stderr)
+            say_problems(sys.stderr, error)
         return EXIT_PROBLEMS
     if args.server is not None and args.server not in declarations:
         known = ", ".join(sorted(declarations)) or "none"
-        print(f"{args.file}: no server {args.server!r} (servers: {known})", file=sys.stderr)
+        say(sys.stderr, f"{args.file}: no server {args.server!r} (servers: {known})")
         return EXIT_USAGE
     try:
         host = _host(args)
     except DeclarationError as snapshot_error:
-        print(snapshot_error, file=sys.stderr)
+        say_problems(sys.stderr, snapshot_error)
         return EXIT_PROBLEMS
     os_family: OsFamily | None = args.os
     results = [
@@ -161,7 +162,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     else:
         for index, (name, result) in enumerate(results):
             if index:
-                print(file=out)
+                say(out)
             _print_explanation(name, args.file, result, out)
     return EXIT_OK
 
@@ -231,8 +232,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
+    forgiving(sys.stderr)
     try:
-        status: int = args.run(args, sys.stdout)
+        status: int = args.run(args, forgiving(sys.stdout))
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as command-line tools do.
         sys.stderr.close()

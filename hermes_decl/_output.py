@@ -1,0 +1,54 @@
+"""Writing human output that no declaration, file name or folder name can take over.
+
+What the command line prints comes partly from files and machines it does not control: server
+names, declared paths, folder names a ``*`` matched. Every line is written with its control
+characters (C0, DEL, C1) escaped, so an escape sequence can neither retitle nor clear the
+terminal, nor a newline fake a line; lone surrogates are escaped too. The streams are set to
+replace what their encoding cannot carry (``LANG=C`` included), so printing never raises.
+Machine output (``--json``) is not written here: ``json`` escapes every string exactly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import TextIO
+
+from hermes_decl.errors import DeclarationError
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with each control character and lone surrogate escaped (``\\x1b``, ``\\ud800``)."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def forgiving(stream: TextIO) -> TextIO:
+    """The stream, set (when it can be) to write ``\\u…`` for what its encoding cannot carry."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        # A stream that refuses keeps its handler: say() still never raises.
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            reconfigure(errors="backslashreplace")
+    return stream
+
+
+def say(out: TextIO, text: str = "") -> None:
+    """Write one line of human output, control characters escaped; never an encoding error."""
+    line = escape_controls(text) + "\n"
+    try:
+        out.write(line)
+    except UnicodeEncodeError:
+        out.write(line.encode("ascii", "backslashreplace").decode("ascii"))
+
+
+def say_problems(out: TextIO, error: DeclarationError) -> None:
+    """Write a ``DeclarationError`` as ``str(error)`` does: one escaped line per issue."""
+    for issue in error.issues:
+        say(out, issue.render(error.where))

@@ -1,0 +1,180 @@
+"""Human output: control characters escaped, any locale, never a traceback; --json stays exact."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hermes_decl._output import escape_controls, forgiving, say, say_problems
+from hermes_decl.declaration import DeclarationError, Issue
+
+ROOT = Path(__file__).parent.parent
+
+# A server name with a lone surrogate and a terminal title sequence, a declared path with a
+# clear-screen sequence, and a folder name (matched by '*') carrying both.
+SERVER = "evil\ud800\x1b]0;pwned\x07"
+DECLARED = "/opt/v*\x1b[2J/bin/tool"
+FOLDER = "v1\x1b]0;pwned\x07\x1b[2J"
+DECLARATION = (
+    '"evil\\ud800\\e]0;pwned\\a":\n'
+    "  app:\n"
+    "    linux:\n"
+    "      presence: executable\n"
+    '      location: "/opt/v*\\e[2J/bin/tool"\n'
+    "  requires: {app: true}\n"
+)
+BROKEN = '"evil\\ud800\\e]0;pwned\\a":\n  app: {linux: {presence: "exe\\e[2J"}}\n'
+SNAPSHOT = 'os_family: linux\nfiles: ["/opt/v1\\e]0;pwned\\a\\e[2J/bin/tool"]\n'
+
+LOCALES = {
+    "c-locale": {"LC_ALL": "C", "LANG": "C"},
+    "ascii-stream": {"PYTHONIOENCODING": "ascii"},
+    "utf-8": {"LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"},
+}
+COMMANDS = {
+    "check-valid": (("check", "{declaration}"), 0),
+    "check-broken": (("check", "{broken}"), 1),
+    "explain": (("explain", "{declaration}", "--host", "{snapshot}"), 0),
+    "explain-broken": (("explain", "{broken}"), 1),
+}
+
+
+def _files(tmp_path: Path) -> dict[str, str]:
+    files = {"declaration": DECLARATION, "broken": BROKEN, "snapshot": SNAPSHOT}
+    for name, text in files.items():
+        (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return {name: str(tmp_path / f"{name}.yaml") for name in files}
+
+
+def _run(arguments: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("LC_", "LANG"))}
+    env.pop("PYTHONIOENCODING", None)
+    env.update(environment)
+    return subprocess.run(
+        [sys.executable, "-m", "hermes_decl", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def _controls(data: bytes) -> list[int]:
+    """Bytes a terminal would act on (newline aside): C0, DEL, and C1 as UTF-8 encodes them."""
+    text = data.decode("utf-8", "replace")
+    return [ord(c) for c in text if c != "\n" and (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F)]
+
+
+@pytest.mark.parametrize("environment", LOCALES.values(), ids=list(LOCALES))
+@pytest.mark.parametrize(("command", "status"), COMMANDS.values(), ids=list(COMMANDS))
+def test_human_output_never_crashes_and_never_reaches_the_terminal_raw(
+    tmp_path: Path, environment: dict[str, str], command: tuple[str, ...], status: int
+) -> None:
+    files = _files(tmp_path)
+    result = _run([part.format(**files) for part in command], environment)
+    assert result.returncode == status, result.stderr
+    assert b"Traceback" not in result.stderr
+    assert _controls(result.stdout) == []
+    assert _controls(result.stderr) == []
+    shown = (result.stdout + result.stderr).decode("ascii", "replace")
+    assert "evil\\ud800\\x1b]0;pwned\\x07" in shown or "\\u001b]0;pwned\\u0007" in shown
+
+
+def test_explain_shows_every_hostile_name_escaped(tmp_path: Path) -> None:
+    files = _files(tmp_path)
+    result = _run(["explain", files["declaration"], "--host", files["snapshot"]], LOCALES["utf-8"])
+    found = "/opt/v1\\x1b]0;pwned\\x07\\x1b[2J/bin/tool"
+    assert result.stdout.decode("utf-8").splitlines() == [
+        f"{files['declaration']}: evil\\ud800\\x1b]0;pwned\\x07",
+        "  state:    available (offered)",
+        "  sentence: evil\\ud800\\x1b]0;pwned\\x07 is available.",
+        "  os:       linux",
+        f"  path:     {found}",
+        "  looked at:",
+        f"    location[0] path: {found}: present",
+    ]
+
+
+@pytest.mark.parametrize("environment", LOCALES.values(), ids=list(LOCALES))
+def test_json_keeps_exact_strings(tmp_path: Path, environment: dict[str, str]) -> None:
+    files = _files(tmp_path)
+    result = _run(
+        ["explain", files["declaration"], "--host", files["snapshot"], "--json"], environment
+    )
+    assert result.returncode == 0, result.stderr
+    assert _controls(result.stdout) == []
+    (verdict,) = json.loads(result.stdout)
+    assert verdict["server"] == SERVER
+    assert verdict["path"] == f"/opt/{FOLDER}/bin/tool"
+    assert verdict["trace"][0]["path"] == f"/opt/{FOLDER}/bin/tool"
+
+
+def test_check_json_keeps_the_location_as_data(tmp_path: Path) -> None:
+    files = _files(tmp_path)
+    result = _run(["check", files["broken"], "--json"], LOCALES["c-locale"])
+    issues = json.loads(result.stdout)["files"][0]["issues"]
+    server = '["evil\\ud800\\u001b]0;pwned\\u0007"]'
+    assert [(issue["loc"], issue["code"]) for issue in issues] == [
+        (f"{server}.app.linux.location", "missing_key"),
+        (f"{server}.app.linux.presence", "invalid_choice"),
+    ]
+
+
+ESCAPES = {
+    "plain-text-untouched": ("línux пути 場所 \u2028", "línux пути 場所 \u2028"),
+    "osc-title": ("\x1b]0;pwned\x07", "\\x1b]0;pwned\\x07"),
+    "csi-clear": ("\x1b[2J\x1b[H", "\\x1b[2J\\x1b[H"),
+    "c1-csi": ("a\x9b2Jb", "a\\x9b2Jb"),
+    "del": ("a\x7fb", "a\\x7fb"),
+    "newline-and-tab-inside-a-line": ("a\nb\tc\r", "a\\x0ab\\x09c\\x0d"),
+    "nul": ("a\x00b", "a\\x00b"),
+    "lone-surrogate": ("a\ud800b\udfff", "a\\ud800b\\udfff"),
+}
+
+
+@pytest.mark.parametrize(("text", "escaped"), ESCAPES.values(), ids=list(ESCAPES))
+def test_escape_controls(text: str, escaped: str) -> None:
+    assert escape_controls(text) == escaped
+
+
+@pytest.mark.parametrize(
+    ("encoding", "written"),
+    [("ascii", b"evil \\u043f \\ud800\n"), ("utf-8", "evil п \\ud800\n".encode())],
+    ids=["ascii", "utf-8"],
+)
+def test_say_writes_what_any_stream_can_carry(encoding: str, written: bytes) -> None:
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding=encoding, errors="strict")
+    say(stream, "evil п \ud800")
+    stream.flush()
+    assert raw.getvalue() == written
+
+
+def test_say_falls_back_when_a_stream_cannot_be_reconfigured() -> None:
+    class Strict(io.StringIO):
+        """A text stream that only takes ASCII and has no ``reconfigure``."""
+
+        def write(self, text: str) -> int:
+            text.encode("ascii")
+            return super().write(text)
+
+    stream = Strict()
+    assert forgiving(stream) is stream
+    say(stream, "пути")
+    assert stream.getvalue() == "\\u043f\\u0443\\u0442\\u0438\n"
+
+
+def test_say_problems_writes_one_escaped_line_per_issue() -> None:
+    stream = io.StringIO()
+    error = DeclarationError(
+        "plugin\x1b.yaml", [Issue("a", "x", "first\nline"), Issue("", "y", "second")]
+    )
+    say_problems(stream, error)
+    assert stream.getvalue() == "plugin\\x1b.yaml: a: first\\x0aline\nplugin\\x1b.yaml: second\n"
