@@ -31,7 +31,7 @@ if not __package__:  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 HERE = Path(__file__).resolve().parent
-TARGETS = ("parser", "loader", "version", "plist", "pe")
+TARGETS = ("parser", "loader", "version", "plist", "pe", "resolver")
 CORPUS = HERE / "corpus"
 CRASHES = HERE / "crashes"
 MAX_LEN = 4096
@@ -96,6 +96,20 @@ TOKENS: dict[str, tuple[bytes, ...]] = {
         b"\xff\xff\xff\xff\xff\xff\xff\xff",
     ),
     "pe": (b"MZ", b"PE\0\0", b"\x0b\x02", b"\x0b\x01", b"\xbd\x04\xef\xfe", b"\x10\0\0\0"),
+    "resolver": (
+        b'".."',
+        b'"a/../../etc"',
+        b'"CON"',
+        b'"nul.txt"',
+        b'"\\u0000"',
+        b'""',
+        b'" "',
+        b'"*"',
+        b'"/opt/*/x"',
+        b'"$EMPTY/x"',
+        b'"C:\\\\CON"',
+        b"true",
+    ),
 }
 _INTERESTING = (0, 1, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF, 0xFFFF, 0x7FFF_FFFF, 0xFFFF_FFFF)
 

@@ -3,9 +3,9 @@
     python fuzz/make_seeds.py
 
 Seeds are small: readable declarations (JSON for the parser, the example files and YAML corner
-cases for the loader), version strings, XML and binary Info.plists, the PE samples of
-tests/fixtures/pe, and for every target a few inputs for its structured mode (a first byte below
-0x08 followed by generator bytes).
+cases for the loader), hostile machines as JSON scenarios for the resolver, version strings, XML
+and binary Info.plists, the PE samples of tests/fixtures/pe, and for every target a few inputs
+for its structured mode (a first byte below 0x08 followed by generator bytes).
 """
 
 from __future__ import annotations
@@ -193,6 +193,50 @@ LOADER_TEXTS: dict[str, str] = {
     "timestamp.yaml": "s:\n  requires: { min_version: 2001-12-14 }\n  app: !!binary aGVsbG8=\n",
 }
 
+RESOLVER_SCENARIOS: dict[str, dict[str, Any]] = {
+    "hostile-names": {
+        "os": "linux",
+        "presence": "executable",
+        "location": "/opt/*/bin/x",
+        "names": ["..", ".", "", "a/../../etc", "/etc", "x\0y", "vendor-2"],
+        "files": ["/opt/vendor-2/bin/x", "/etc/bin/x"],
+    },
+    "windows-device-names": {
+        "os": "win32",
+        "presence": "executable",
+        "location": ["C:\\Apps\\*\\v.exe", {"kind": "command", "name": "nul"}],
+        "env": {"PATH": "C:\\CON;C:\\bin"},
+        "names": ["CON", "nul.txt", "com1 .", "a\\b", "C:", "Vendor 2"],
+        "files": ["C:\\Apps\\Vendor 2\\v.exe"],
+        "uninstall": [["Vendor", "1.0", "C:\\Program Files\\CON"]],
+    },
+    "empty-variable": {
+        "os": "linux",
+        "presence": "executable",
+        "location": ["$EMPTY/etc/hostname", "${XDG_DATA_HOME}/vendor/x", "~/x"],
+        "env": {"EMPTY": "", "XDG_DATA_HOME": " "},
+        "home": "",
+        "files": ["/etc/hostname", "/vendor/x", "/x"],
+    },
+    "cut-listing": {
+        "os": "darwin",
+        "presence": "bundle",
+        "location": "/Applications/Vendor *.app",
+        "version": {"kind": "plist"},
+        "min_version": "2",
+        "names": ["Vendor 1.app", "Vendor 10.app"],
+        "truncated": True,
+    },
+    "gpu-survey": {
+        "os": "linux",
+        "presence": "executable",
+        "location": "/opt/x",
+        "gpu": True,
+        "names": ["..", "0000:00:02.0/../../x"],
+        "pci": [["0000:02:00.0", "0x1a03", "0x030000"], ["0000:ff:00.0", "0x10de", "0x030200"]],
+    },
+}
+
 VERSION_SEEDS = {
     "basic": "2.3.0\x002.3\x00v2.10",
     "build": "2.3.0.12594\x002.3.0\x0011.0.9.509 (x64)",
@@ -248,6 +292,11 @@ def main() -> None:
     _structured(loader, 2, size=300)
     for index in range(4):  # alias and merge-key bombs (structured mode 3)
         _write(loader, f"bomb-{index}", bytes([3]) + random.Random(20 + index).randbytes(40))
+
+    resolver = CORPUS / "resolver"
+    for name, scenario in RESOLVER_SCENARIOS.items():
+        _write(resolver, f"{name}.json", json.dumps(scenario, indent=1).encode())
+    _structured(resolver, 6, count=6, size=96)
 
     version = CORPUS / "version"
     for name, text in VERSION_SEEDS.items():

@@ -15,7 +15,14 @@ import pytest
 
 from fuzz import driver
 
-RANDOM_INPUTS = {"parser": 4000, "loader": 3000, "version": 5000, "plist": 5000, "pe": 5000}
+RANDOM_INPUTS = {
+    "parser": 4000,
+    "loader": 3000,
+    "version": 5000,
+    "plist": 5000,
+    "pe": 5000,
+    "resolver": 2000,
+}
 """Inputs per target after the seeds: well under a second each."""
 MAX_CORPUS_BYTES = 2 * 1024 * 1024
 
