@@ -11,9 +11,9 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import availability, imports, memory, parse, syscalls
+from bench import availability, imports, matching, memory, parse, syscalls
 
-SUITES = [parse, imports, availability, syscalls, memory]
+SUITES = [parse, imports, availability, matching, syscalls, memory]
 RESULTS = Path(__file__).with_name("RESULTS.md")
 
 Row = tuple[str, str, str, str]

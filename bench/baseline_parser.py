@@ -396,6 +396,8 @@ def _path(
         report.add(path, "path_double_star", "must not contain '**'", text)
     elif not star and "*" in text:
         report.add(path, "path_star", "must not contain '*'", text)
+    elif os_family == "win32" and any(_is_device(segment) for segment in _segments(text)):
+        report.add(path, "path_device", "must not have a Windows device segment", text)
     elif _rooted(text, os_family):
         return text
     elif os_family == "win32":
@@ -437,7 +439,24 @@ def _relative_file(value: str, path: Path, report: _Report) -> bool:
     ):
         report.add(path, "bad_file", "must be a relative path inside the install folder", value)
         return False
+    if any(_is_device(segment) for segment in segments):
+        report.add(path, "path_device", "must not have a Windows device segment", value)
+        return False
     return True
+
+
+_DEVICES = frozenset(
+    ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"]
+    + [port + digit for port in ("COM", "LPT") for digit in "0123456789\u00b9\u00b2\u00b3"]
+)
+
+
+def _is_device(segment: str) -> bool:
+    """Whether Windows opens a segment as a device: its name before any '.' or ':' and spaces."""
+    name = segment.partition(".")[0].partition(":")[0].rstrip(" ")
+    if not name[:-1].isascii() or not (name[-1:].isascii() or name[-1:] in "\u00b9\u00b2\u00b3"):
+        return False
+    return name.upper() in _DEVICES
 
 
 def _key_name(value: str, path: Path, report: _Report) -> bool:

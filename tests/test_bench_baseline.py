@@ -145,6 +145,28 @@ CASES: dict[str, tuple[Any, Any]] = {
     ),
     "shapes-and-key-types": ({"linux": {**LINUX, 1: 2}, "win32": []}, ["app"]),
     "empty-blocks": ({"linux": {}}, {}),
+    "windows-device-names": (
+        {
+            "win32": {
+                "presence": "executable",
+                "location": [
+                    "C:\\Vendor\\CON\\v.exe",
+                    "%APPDATA%/nul.txt",
+                    "C:\\x\\com1 .",
+                    "C:\\x\\CONSOLE\\COM10.exe",
+                    "C:\\x\\con\u0131n$",
+                    {"kind": "uninstall_registry", "display_name_prefix": "V", "file": "bin/aux"},
+                    {
+                        "kind": "uninstall_registry",
+                        "display_name_prefix": "V",
+                        "file": "LPT\u00b9.x",
+                    },
+                ],
+            },
+            "linux": {"presence": "executable", "location": "/opt/CON/nul"},
+        },
+        None,
+    ),
 }
 
 
