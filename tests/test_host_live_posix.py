@@ -5,41 +5,17 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
 from hermes_decl._regular_file import OPEN_FLAGS, NotRegularFile, open_regular
 from hermes_decl.resolver.live_host import LiveHost, posix_pid_exists
+from tests.hang_guard import within
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX filesystem behaviour")
-
-T = TypeVar("T")
-
-
-def within(seconds: float, call: Callable[[], T]) -> T:
-    """``call()``'s result (or its exception), failing the test if it blocks past ``seconds``."""
-    result: list[T] = []
-    failure: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            result.append(call())
-        except BaseException as error:
-            failure.append(error)
-
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
-    worker.join(seconds)
-    assert not worker.is_alive(), f"still blocked after {seconds}s"
-    if failure:
-        raise failure[0]
-    return result[0]
-
 
 if sys.platform == "win32":
 

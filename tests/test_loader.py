@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +31,7 @@ from hermes_decl.loader import (
     read_document,
     read_document_file,
 )
+from tests.hang_guard import within
 
 Found = tuple[str, str, int | None, int | None]
 T = TypeVar("T")
@@ -892,26 +892,6 @@ def test_unreadable_files(tmp_path: Path, name: str, reason: str) -> None:
         ("", "unreadable_file", None, None)
     ]
     assert str(caught.value) == f"{path}: cannot be read ({reason})"
-
-
-def within(seconds: float, call: Callable[[], T]) -> T:
-    """``call()``'s result, failing the test if it is still blocked after ``seconds`` (a hang)."""
-    result: list[T] = []
-    failure: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            result.append(call())
-        except BaseException as error:
-            failure.append(error)
-
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
-    worker.join(seconds)
-    assert not worker.is_alive(), f"still blocked after {seconds}s"
-    if failure:
-        raise failure[0]
-    return result[0]
 
 
 _OPEN_TERMINALS: list[int] = []
