@@ -13,8 +13,9 @@ from typing import Protocol, runtime_checkable
 
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.live_host import LiveHost, default_host
+from hermes_decl.resolver.runtime_facts import ProcessInfo
 
-__all__ = ["Host", "LiveHost", "UninstallEntry", "default_host"]
+__all__ = ["Host", "LiveHost", "ProcessInfo", "UninstallEntry", "default_host"]
 
 
 @dataclass(frozen=True)
@@ -84,4 +85,26 @@ class Host(Protocol):
 
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id exists (another user's counts); never raises."""
+        ...
+
+    # -- runtime status (SPEC 11): who runs the application, and where ----------------------
+
+    def process_info(self, pid: int) -> ProcessInfo | None:
+        """The owner, session and start time of a running process; None when there is none."""
+        ...
+
+    def own_process(self) -> ProcessInfo:
+        """The owner and session of the host's own process, which a runtime file's must match."""
+        ...
+
+    def file_mtime(self, path: str) -> float | None:
+        """When a regular file was last modified, in seconds since the epoch; None if not one."""
+        ...
+
+    def interactive_session(self) -> bool | None:
+        """Whether the host runs inside a logged-in desktop session; None when it cannot tell.
+
+        Linux: ``WAYLAND_DISPLAY``, ``DISPLAY`` or ``XDG_SESSION_TYPE``; macOS: the console
+        user's Aqua session; Windows: a session other than 0.
+        """
         ...
