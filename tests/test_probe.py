@@ -28,6 +28,7 @@ from tests.servers.loopback import (
     initialize_result,
     sdk_server,
     serve,
+    silent,
 )
 from tests.servers.mcp_sdk_server import SERVER_NAME, SERVER_VERSION
 
@@ -335,11 +336,6 @@ def test_nothing_listening_is_refused() -> None:
 def slow_loris(connection: Connection) -> None:
     connection.read_request()
     connection.drip(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" * 100, every=0.05)
-
-
-def silent(connection: Connection) -> None:
-    connection.read_request()
-    connection.stop.wait(5)
 
 
 def endless_events(connection: Connection) -> None:

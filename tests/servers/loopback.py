@@ -220,6 +220,12 @@ def answer_events(events: list[bytes], extra: dict[str, str] | None = None) -> H
     return handler
 
 
+def silent(connection: Connection) -> None:
+    """A handler that reads the request and never answers (until the server stops)."""
+    connection.read_request()
+    connection.stop.wait(LIFETIME_S)
+
+
 SDK_SERVER_MODULE = "tests.servers.mcp_sdk_server"
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 
