@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 import time
@@ -19,7 +20,7 @@ from hermes_decl.declaration import parse_declaration, register
 from hermes_decl.gates import make_check_fn, make_status_fn
 from hermes_decl.models import Declaration, OsFamily
 from hermes_decl.registry import clear
-from hermes_decl.resolver.availability import AvailabilityState
+from hermes_decl.resolver.availability import Availability, AvailabilityState
 from hermes_decl.resolver.gpu import clear_gpu_cache
 from hermes_decl.resolver.live_host import LiveHost
 from hermes_decl.resolver.liveness import NoEndpointCode
@@ -700,3 +701,51 @@ def test_make_status_fn_probes_only_when_asked(sdk: SdkServer) -> None:
     probed = make_status_fn("vendor-studio", Connection(UP), host=host, probe=True)()
     assert plain is not None and plain.probe is None
     assert probed is not None and probed.probe is not None and probed.probe.answering
+
+
+# -- the documented table ------------------------------------------------------------------------
+
+README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def retry_of(state: StatusState) -> str:
+    retry = Status(state, Availability(AvailabilityState.AVAILABLE), NAME, "reason").retry
+    return "—" if retry is None else retry.value
+
+
+def test_the_readme_table_is_the_decision_order() -> None:
+    section = README.split("## Runtime status", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| .*? \| `?([\w—]+)`? \| ", section, flags=re.MULTILINE)
+    assert [state for state, _ in rows] == [
+        "missing_app",
+        "version_too_old",
+        "unsupported_os",
+        "unsupported_gpu",
+        "no_interactive_session",
+        "app_not_running",
+        "endpoint_unavailable",
+        "hermes_not_connected",
+        "no_requirements",
+        "connected",
+    ]
+    assert {state for state, _ in rows} == {state.value for state in StatusState}
+    for state, retry in rows:
+        assert retry == retry_of(StatusState(state)), state
+
+
+def test_the_module_table_is_the_decision_order() -> None:
+    import hermes_decl.resolver.status as module
+
+    assert module.__doc__ is not None
+    rows = re.findall(
+        r"^(\w+) +.*? {2,}(after_user_action|never_here|none \(usable\))$",
+        module.__doc__,
+        flags=re.MULTILINE,
+    )
+    readme = re.findall(
+        r"^\| `(\w+)` \|", README.split("## Runtime status", 1)[1], flags=re.MULTILINE
+    )
+    assert [state for state, _ in rows] == readme[: len(rows)]
+    assert len(rows) == len(StatusState)
+    for state, retry in rows:
+        assert retry.replace("none (usable)", "—") == retry_of(StatusState(state)), state
