@@ -318,15 +318,20 @@ def _body(wire: _Wire, headers: dict[str, list[str]]) -> Iterator[bytes]:
             raise _Failed(
                 ProbeOutcome.NOT_MCP, f"the answer is longer than {MAX_RESPONSE_BYTES} bytes"
             )
-        while left:
-            piece = wire.some(left)
-            if not piece:
-                raise _Failed(ProbeOutcome.NOT_MCP, "the connection closed mid-answer")
-            left -= len(piece)
-            yield piece
+        yield from _exactly(wire, left)
     else:
         while piece := wire.some():
             yield piece
+
+
+def _exactly(wire: _Wire, size: int) -> Iterator[bytes]:
+    """``size`` bytes of the body, in pieces as they arrive; the end of the stream is an error."""
+    while size:
+        piece = wire.some(size)
+        if not piece:
+            raise _Failed(ProbeOutcome.NOT_MCP, "the connection closed mid-answer")
+        size -= len(piece)
+        yield piece
 
 
 def _chunks(wire: _Wire) -> Iterator[bytes]:
@@ -339,15 +344,10 @@ def _chunks(wire: _Wire) -> Iterator[bytes]:
             or not all(c in b"0123456789abcdefABCDEF" for c in size_text)
         ):
             raise _Failed(ProbeOutcome.NOT_MCP, "the answer has a malformed chunk")
-        left = int(size_text, 16)
-        if left == 0:
+        size = int(size_text, 16)
+        if size == 0:
             return
-        while left:
-            piece = wire.some(left)
-            if not piece:
-                raise _Failed(ProbeOutcome.NOT_MCP, "the connection closed mid-answer")
-            left -= len(piece)
-            yield piece
+        yield from _exactly(wire, size)
         if wire.line().strip():
             raise _Failed(ProbeOutcome.NOT_MCP, "the answer has a malformed chunk")
 
