@@ -2,7 +2,8 @@
 
 ``check`` validates and prints every problem as ``file:line:column: location: message``;
 ``explain`` evaluates each server on this machine (or on a host snapshot) and shows the state,
-the sentence and every place looked at; ``schema`` prints the JSON Schema for editors.
+the sentence and every place looked at; ``schema`` prints the JSON Schema for editors;
+``override`` adds a place to the user's overrides file.
 Exit status: 0 on success, 1 when a file has problems, 2 for a usage error.
 """
 
@@ -15,11 +16,15 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any, TextIO
 
+from hermes_decl.cli_override import add_override_command
 from hermes_decl.errors import DeclarationError, Issue
 from hermes_decl.loader import load_declarations_file
 from hermes_decl.models import OS_FAMILIES, Declaration, OsFamily
 from hermes_decl.resolver.availability import Availability, availability
 from hermes_decl.resolver.host import Host
+from hermes_decl.resolver.live_host import default_host
+from hermes_decl.resolver.overrides import UserOverrides, user_overrides
+from hermes_decl.trace_text import trace_lines
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -86,6 +91,14 @@ def _host(args: argparse.Namespace) -> Host | None:
     return load_snapshot_file(args.host)
 
 
+def _overrides_json(overrides: UserOverrides | None) -> dict[str, Any] | None:
+    if overrides is None:
+        return None
+    error = overrides.error
+    issues = [_issue_json(issue, error.where) for issue in error.issues] if error else []
+    return {"file": overrides.path, "valid": error is None, "issues": issues}
+
+
 def _availability_json(server: str, path: str, result: Availability) -> dict[str, Any]:
     return {
         "file": path,
@@ -98,6 +111,7 @@ def _availability_json(server: str, path: str, result: Availability) -> dict[str
         "version": result.version,
         "min_version": result.min_version,
         "path": result.path,
+        "overrides_file": result.overrides_file,
         "trace": [asdict(candidate) for candidate in result.trace],
     }
 
@@ -116,17 +130,19 @@ def _print_explanation(server: str, path: str, result: Availability, out: TextIO
         print(f"  version:  {result.version or 'unreadable'}{minimum}", file=out)
     if result.path is not None:
         print(f"  path:     {result.path}", file=out)
+    if result.overrides_file is not None:
+        print(f"  overrides: {result.overrides_file} (tried first)", file=out)
     if result.trace:
         print("  looked at:", file=out)
-    for candidate in result.trace:
-        place = candidate.path or "-"
-        extra = f"  version {candidate.version}" if candidate.version else ""
-        detail = f"  ({candidate.detail})" if candidate.detail else ""
-        print(
-            f"    location[{candidate.index}] {candidate.kind}: {place}: "
-            f"{candidate.outcome}{extra}{detail}",
-            file=out,
-        )
+    for line in trace_lines(result.trace):
+        print(f"    {line}", file=out)
+
+
+def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOverrides | None:
+    """The user overrides explain applies, so that an invalid file can be shown."""
+    live = host if host is not None else default_host()
+    family = os_family or live.os_family
+    return user_overrides(live, family) if family is not None else None
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
@@ -149,6 +165,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         print(snapshot_error, file=sys.stderr)
         return EXIT_PROBLEMS
     os_family: OsFamily | None = args.os
+    overrides = _explain_overrides(host, os_family)
     results = [
         (name, availability(decl, host=host, os_family=os_family))
         for name, decl in sorted(declarations.items())
@@ -156,9 +173,15 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     ]
     if args.json:
         payload = [_availability_json(name, args.file, result) for name, result in results]
+        for entry in payload:
+            entry["overrides"] = _overrides_json(overrides)
         json.dump(payload, out, indent=2)
         print(file=out)
     else:
+        if overrides is not None and overrides.error is not None:
+            print(f"{overrides.path}: ignored, the overrides file is invalid:", file=out)
+            print(overrides.error, file=out)
+            print(file=out)
         for index, (name, result) in enumerate(results):
             if index:
                 print(file=out)
@@ -225,6 +248,8 @@ def _parser() -> argparse.ArgumentParser:
         "--single", action="store_true", help="the schema of one {app, requires} declaration"
     )
     schema.set_defaults(run=_schema)
+
+    add_override_command(commands)
     return parser
 
 
