@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -24,6 +25,7 @@ from hermes_decl.resolver.availability import Availability, availability
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.live_host import default_host
 from hermes_decl.resolver.overrides import UserOverrides, user_overrides
+from hermes_decl.resolver.overrides import logger as overrides_logger
 from hermes_decl.trace_text import trace_lines
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -139,7 +141,13 @@ def _print_explanation(server: str, path: str, result: Availability, out: TextIO
 
 
 def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOverrides | None:
-    """The user overrides explain applies, so that an invalid file can be shown."""
+    """The user overrides explain applies, so that an invalid file can be shown.
+
+    explain prints an invalid file's problems itself, so the library's one-time warning about it
+    is not also printed on stderr.
+    """
+    if not overrides_logger.handlers:
+        overrides_logger.addHandler(logging.NullHandler())
     live = host if host is not None else default_host()
     family = os_family or live.os_family
     return user_overrides(live, family) if family is not None else None

@@ -39,7 +39,12 @@ def parse_overrides(text: str | bytes, *, where: str) -> dict[str, ServerOverrid
 
     An empty document (or one of comments only) has no overrides.
     """
-    document = read_document(text, where=where)
+    try:
+        document = read_document(text, where=where)
+    except DeclarationError as error:
+        if all(issue.code == "empty_document" for issue in error.issues):
+            return {}
+        raise
     try:
         return overrides_from(document.data)
     except ValidationError as error:

@@ -138,8 +138,16 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
         )
         if hit is None:
             yield Look(join(os_family, folder.path, name), present=False, via="known_folder")
-        elif hit != found:  # a folder that is also on the search path gives nothing new
+        elif found is None or not _same_place(hit, found, os_family):
             yield Look(normalise(os_family, hit), present=True, via="known_folder")
+        # else: a folder that is also on the search path gives nothing new
+
+
+def _same_place(first: str, second: str, os_family: OsFamily) -> bool:
+    """Whether two paths name the same place (Windows: either separator, any case)."""
+    if os_family == "win32":
+        return normalise(os_family, first).casefold() == normalise(os_family, second).casefold()
+    return first == second
 
 
 def _look_in_uninstall_entries(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
