@@ -114,7 +114,8 @@ def test_the_known_bin_folders_in_order(
     if env and expected:
         assert folders[: len(expected)] == expected
     elif env:
-        assert folders == known_dirs("command", os_family, {}.get)  # the variable is ignored
+        no_env: dict[str, str] = {}
+        assert folders == known_dirs("command", os_family, no_env.get)  # the variable is ignored
     else:
         assert folders == expected
     assert len(folders) == len(COMMAND_DIRS[os_family])

@@ -35,7 +35,7 @@ class Relocatable:
     def template(self, os_family: OsFamily, getenv: Getenv) -> str:
         """The template to expand: the variable's form when it holds an absolute path."""
         value = getenv(self.variable)
-        if value and _is_absolute(value.strip(), os_family):
+        if value and _is_absolute(value, os_family):
             sep = "\\" if os_family == "win32" else "/"
             return f"${self.variable}{sep}{self.below}"
         return self.default

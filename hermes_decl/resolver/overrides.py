@@ -67,27 +67,33 @@ class UserOverrides:
 
 def overrides_path(host: Host, os_family: OsFamily) -> tuple[str | None, str | None]:
     """The overrides file's path on the host and None, or None and why it cannot be told."""
+    path, refused, _named = _find(host, os_family)
+    return path, refused
+
+
+def _find(host: Host, os_family: OsFamily) -> tuple[str | None, str | None, bool]:
+    """``overrides_path``, and whether the file is the one ``HERMES_DECL_OVERRIDES`` names."""
     named = host.getenv(OVERRIDES_ENV)
     if named is not None and named.strip():
         path = named.strip()
         reason = unsafe_reason(path, os_family)
         if reason is not None:
-            return None, f"{OVERRIDES_ENV}={path} {reason}"
-        return normalise(os_family, path), None
+            return None, f"{OVERRIDES_ENV}={path} {reason}", True
+        return normalise(os_family, path), None, True
     folder = expand(config_dir(os_family, host.getenv), os_family, host)
     if folder.path is None:
-        return None, f"the config folder {folder.refused}"
-    return join(os_family, folder.path, OVERRIDES_FILE_NAME), None
+        return None, f"the config folder {folder.refused}", False
+    return join(os_family, folder.path, OVERRIDES_FILE_NAME), None, False
 
 
 def user_overrides(host: Host, os_family: OsFamily) -> UserOverrides:
     """The overrides on ``host`` for ``os_family``: read, parsed (once per content) and checked."""
-    path, refused = overrides_path(host, os_family)
+    path, refused, named = _find(host, os_family)
     if path is None:
         return UserOverrides(None, refused=refused)
     data = host.read_file(path, MAX_OVERRIDES_BYTES + 1)
     if data is None:
-        if host.getenv(OVERRIDES_ENV) is None:
+        if not named:
             return UserOverrides(path)  # no file in the usual place: nothing to apply
         return UserOverrides(path, error=_refuse(path, b"", "unreadable_file", _NAMED_MISSING))
     if len(data) > MAX_OVERRIDES_BYTES:
