@@ -21,7 +21,7 @@ from hermes_decl.cli_override import add_override_command
 from hermes_decl.errors import DeclarationError, Issue
 from hermes_decl.loader import load_declarations_file
 from hermes_decl.models import OS_FAMILIES, Declaration, OsFamily
-from hermes_decl.resolver.availability import Availability, availability
+from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.live_host import default_host
 from hermes_decl.resolver.overrides import UserOverrides, user_overrides
@@ -125,6 +125,8 @@ def _print_explanation(server: str, path: str, result: Availability, out: TextIO
     print(f"  sentence: {result.sentence()}", file=out)
     if result.os_family is not None:
         print(f"  os:       {result.os_family}", file=out)
+    elif result.state is AvailabilityState.UNSUPPORTED_OS:
+        print("  os:       none of win32, darwin and linux", file=out)
     if result.gpu is not None:
         print(f"  gpu:      {result.gpu.value}", file=out)
     if result.version is not None or result.state.value == "version_too_old":

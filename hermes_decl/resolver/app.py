@@ -156,12 +156,12 @@ def _look_in_uninstall_entries(location: KindLocation, lookup: Lookup) -> Iterat
         folder = (entry.install_location or "").strip().strip('"')
         if not (entry.display_name or "").startswith(location.target) or not folder:
             continue
+        via: Via = "uninstall_entry"
         if starts_with_two_separators(folder):
-            yield Look(None, f"install location {folder} is a UNC path", entry=entry)
+            yield Look(None, f"install location {folder} is a UNC path", via=via, entry=entry)
             continue
         candidate = join("win32", folder, file)
         reason = unsafe_reason(candidate, "win32")
-        via: Via = "uninstall_entry"
         if reason:
             yield Look(None, f"{candidate} {reason}", via=via, entry=entry)
         else:
@@ -221,7 +221,10 @@ def is_present(path: str, presence: Presence, os_family: OsFamily, host: Host) -
 
 
 def _presence_refusal(location: LocationSpec, presence: Presence) -> str | None:
-    """Why a location kind cannot find this block's presence (an override's can), or None."""
+    """Why an override's location kind cannot find this block's presence, or None.
+
+    The declaration's own locations were checked against their block when it was parsed.
+    """
     if isinstance(location, KindLocation) and presence != location.PRESENCE:
         return (
             f"kind {location.KIND!r} finds a{'n' if location.PRESENCE == 'executable' else ''} "
