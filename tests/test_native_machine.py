@@ -144,3 +144,15 @@ def test_an_nvidia_only_server_is_not_offered_on_a_rosetta_mac() -> None:
     assert (result.state, result.gpu) == ("unsupported_gpu", "apple_silicon")
     fake = FakeHost("darwin", native_machine="arm64")
     assert availability(decl, host=fake).state == "unsupported_gpu"
+
+
+@pytest.mark.parametrize(
+    ("api", "expected"),
+    [
+        (Architecture("AMD64", wow64_native=0xAA64), "arm64"),
+        (Architecture("x86", wow64_native=0x8664), "x86_64"),
+    ],
+    ids=["x64-python-on-arm64-windows", "x86-python-on-x64-windows"],
+)
+def test_a_wow64_windows_host_answers_for_the_machine(api: Architecture, expected: str) -> None:
+    assert LiveHost("win32", architecture=api).native_machine() == expected
