@@ -289,3 +289,12 @@ def test_relative_paths_are_never_touched(tmp_path: Path) -> None:
     assert host.list_dir(relative_dir) == ()
     assert host.read_file(relative_file, 10) is None
     assert host.is_file(str(tmp_path / "dir" / "tool.exe")) is True
+
+
+def test_the_protocol_module_still_offers_the_live_host() -> None:
+    from hermes_decl.resolver import host as seam
+
+    assert seam.LiveHost is LiveHost
+    assert seam.default_host() is default_host()
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        _ = seam.Nothing

@@ -7,17 +7,32 @@ it imports no implementation, so every implementation imports it and never the o
 ``rooted_host.RootedHost`` reads a directory tree as if it were ``/`` (fixture trees);
 ``hermes_decl.testing.FakeHost`` is an in-memory host for tests. Paths are strings in the host
 OS's own form; a method never raises because of what it finds.
+
+``LiveHost`` and ``default_host`` can still be imported from here: they are loaded from
+``live_host`` on first use, so importing the protocol never loads an implementation.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from hermes_decl.models import OsFamily
+    from hermes_decl.resolver.live_host import LiveHost, default_host
 
-__all__ = ["Host", "UninstallEntry"]
+__all__ = ["Host", "LiveHost", "UninstallEntry", "default_host"]
+
+_IMPLEMENTATIONS = frozenset({"LiveHost", "default_host"})
+
+
+def __getattr__(name: str) -> Any:
+    """Load the live host from its own module on first use (it imports this one)."""
+    if name in _IMPLEMENTATIONS:
+        from hermes_decl.resolver import live_host
+
+        return getattr(live_host, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
