@@ -20,6 +20,7 @@ import pytest
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.models import AppDef, Declaration, OsFamily
 from hermes_decl.resolver.availability import availability
+from hermes_decl.resolver.host import ProcessInfo
 from hermes_decl.resolver.live_host import LiveHost, current_os_family
 from hermes_decl.resolver.liveness import (
     MAX_PID,
@@ -33,7 +34,6 @@ from hermes_decl.resolver.liveness import (
     read_endpoint,
 )
 from hermes_decl.resolver.rooted_host import RootedHost
-from hermes_decl.resolver.runtime_facts import ProcessInfo
 from hermes_decl.testing import FakeHost
 from tests.processes import another_users_process
 
@@ -536,7 +536,9 @@ def test_the_rebuilt_url_is_checked_again(path: str) -> None:
 def live_app_def(directory: Path) -> tuple[AppDef, Path]:
     """A declaration whose runtime file is ``server.json`` in ``directory``, by absolute path."""
     runtime_file = directory / "server.json"
-    return app_def(current_os_family(), path=str(runtime_file)), runtime_file
+    os_family = current_os_family()
+    assert os_family is not None, "the tests run on Windows, macOS or Linux"
+    return app_def(os_family, path=str(runtime_file)), runtime_file
 
 
 def live_result(found: AppDef) -> object:

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from hermes_decl.resolver import procfs
+from hermes_decl.resolver.desktop_session import desktop_session_from_env
+from hermes_decl.resolver.host import ProcessInfo
 from hermes_decl.resolver.live_host import LiveHost, file_modified, live_process_info
 from hermes_decl.resolver.macprocess import (
     BSD_INFO_SIZE,
@@ -21,7 +23,6 @@ from hermes_decl.resolver.macprocess import (
     darwin_process_info,
     parse_bsd_info,
 )
-from hermes_decl.resolver.runtime_facts import ProcessInfo, desktop_session_from_env
 
 needs_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 needs_posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX user ids")

@@ -9,7 +9,7 @@ import yaml
 
 from hermes_decl.declaration import DeclarationError, parse_declaration
 from hermes_decl.resolver.availability import availability
-from hermes_decl.resolver.runtime_facts import ProcessInfo
+from hermes_decl.resolver.host import ProcessInfo
 from hermes_decl.snapshot import host_from_snapshot
 from hermes_decl.testing import DEFAULT_PROCESS_START
 

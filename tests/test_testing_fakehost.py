@@ -8,10 +8,9 @@ from collections import Counter
 import pytest
 
 from hermes_decl.models import OS_FAMILIES, OsFamily
-from hermes_decl.resolver.host import Host, UninstallEntry
+from hermes_decl.resolver.host import Host, ProcessInfo, UninstallEntry
 from hermes_decl.resolver.live_host import MAX_DIR_ENTRIES
 from hermes_decl.resolver.readers import pe_file_version, plist_version
-from hermes_decl.resolver.runtime_facts import ProcessInfo
 from hermes_decl.testing import (
     DEFAULT_FILE_MTIME,
     DEFAULT_PROCESS_START,
@@ -306,9 +305,11 @@ def test_user_home_comes_from_users() -> None:
 
 
 @pytest.mark.parametrize("os_family", OS_FAMILIES)
-def test_machine(os_family: OsFamily) -> None:
-    assert FakeHost(os_family).machine() == "x86_64"
-    assert FakeHost(os_family, machine="arm64").machine() == "arm64"
+def test_native_machine_is_given_and_normalised(os_family: OsFamily) -> None:
+    assert FakeHost(os_family).native_machine() == "x86_64"
+    assert FakeHost(os_family, native_machine="arm64").native_machine() == "arm64"
+    assert FakeHost(os_family, native_machine="aarch64").native_machine() == "arm64"
+    assert FakeHost(os_family, native_machine="AMD64").native_machine() == "x86_64"
 
 
 def test_which_on_posix_uses_path_and_only_counts_once() -> None:
@@ -353,7 +354,7 @@ def test_every_protocol_call_is_counted_and_logged(os_family: OsFamily) -> None:
     host.which("x")
     host.uninstall_entries()
     host.display_device_ids()
-    host.machine()
+    host.native_machine()
     host.process_alive(7)
     host.process_info(7)
     host.own_process()
@@ -371,7 +372,7 @@ def test_every_protocol_call_is_counted_and_logged(os_family: OsFamily) -> None:
         "which",
         "uninstall_entries",
         "display_device_ids",
-        "machine",
+        "native_machine",
         "process_alive",
         "process_info",
         "own_process",
@@ -402,7 +403,7 @@ def test_every_protocol_method_is_counted() -> None:
         "which",
         "uninstall_entries",
         "display_device_ids",
-        "machine",
+        "native_machine",
         "process_alive",
         "process_info",
         "own_process",

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from hermes_decl.resolver import winprocess
-from hermes_decl.resolver.runtime_facts import ProcessInfo
+from hermes_decl.resolver.host import ProcessInfo
 from hermes_decl.resolver.winprocess import (
     ERROR_ACCESS_DENIED,
     FILETIME_EPOCH,

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
-from hermes_decl.resolver.runtime_facts import ProcessInfo
+from hermes_decl.resolver.host import ProcessInfo
 
 __all__ = [
     "BSD_INFO_SIZE",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hermes_decl.resolver.runtime_facts import ProcessInfo
+from hermes_decl.resolver.host import ProcessInfo
 
 __all__ = [
     "MAX_PROC_FILE_BYTES",

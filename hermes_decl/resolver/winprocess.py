@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Protocol, TypeVar
 
-from hermes_decl.resolver.runtime_facts import ProcessInfo
+from hermes_decl.resolver.host import ProcessInfo
 
 PROCESS_QUERY_LIMITED_INFORMATION = 0x1000
 """The least access right that lets ``GetExitCodeProcess`` read a process."""
