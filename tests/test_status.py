@@ -21,7 +21,7 @@ from hermes_decl.gates import make_check_fn, make_status_fn
 from hermes_decl.models import Declaration, OsFamily
 from hermes_decl.registry import clear
 from hermes_decl.resolver.availability import Availability, AvailabilityState
-from hermes_decl.resolver.gpu import clear_gpu_cache
+from hermes_decl.resolver.gpu import GpuClass, clear_gpu_cache, gpu_class
 from hermes_decl.resolver.live_host import LiveHost
 from hermes_decl.resolver.liveness import NoEndpointCode
 from hermes_decl.resolver.rooted_host import RootedHost
@@ -632,6 +632,14 @@ def test_unsupported_gpu_on_a_captured_machine() -> None:
     result = status(decl, host=RootedHost(HOSTS / "amd"), is_connected=Connection(UP))
     assert result.state is StatusState.UNSUPPORTED_GPU
     assert result.retry is Retry.NEVER_HERE
+
+
+def test_the_live_gpu_decides_as_gpu_class_does() -> None:
+    # Whatever this machine's GPU, the status agrees with gpu_class on the live host.
+    decl = declaration(requires={"app": True, "gpu": "nvidia"})
+    result = status(decl, host=LiveHost(), is_connected=Connection(UP))
+    refused = gpu_class(LiveHost()) not in (GpuClass.NVIDIA, GpuClass.UNKNOWN)
+    assert (result.state is StatusState.UNSUPPORTED_GPU) is refused
 
 
 def status_in(env: dict[str, str], directory: Path) -> str:

@@ -269,8 +269,7 @@ def _request(method: str, host: str, port: int, path: str, headers: dict[str, st
 
 def _read_head(wire: _Wire) -> tuple[int, dict[str, list[str]]]:
     """The status code and headers (names lower-cased) of an HTTP/1.1 answer."""
-    first = wire.peek(5)
-    if first != b"HTTP/"[: len(first)] or len(first) < 5:
+    if wire.peek(5) != b"HTTP/":
         raise _Failed(ProbeOutcome.NOT_MCP, "the answer is not HTTP")
     status_line = wire.line()
     match = _STATUS_LINE.fullmatch(status_line)
