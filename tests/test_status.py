@@ -52,7 +52,7 @@ def fresh_state() -> Iterator[None]:
 @pytest.fixture(scope="module")
 def sdk() -> Iterator[SdkServer]:
     """One official MCP SDK server for the module, checking ``TOKEN``."""
-    with sdk_server(TOKEN) as server:
+    with sdk_server(TOKEN, lifetime=300) as server:
         yield server
 
 

@@ -244,13 +244,15 @@ class SdkServer:
 
 
 @contextmanager
-def sdk_server(token: str, *, json_response: bool = False) -> Iterator[SdkServer]:
+def sdk_server(
+    token: str, *, json_response: bool = False, lifetime: float = LIFETIME_S
+) -> Iterator[SdkServer]:
     """The MCP SDK's Streamable HTTP server on a loopback port, checking ``token``.
 
     It stops when the ``with`` block ends (its standard input closes), or by itself after
-    ``LIFETIME_S`` seconds; ``log`` then holds each request it answered (``METHOD PATH STATUS``).
+    ``lifetime`` seconds; ``log`` then holds each request it answered (``METHOD PATH STATUS``).
     """
-    command = [sys.executable, "-m", SDK_SERVER_MODULE, token, str(LIFETIME_S)]
+    command = [sys.executable, "-m", SDK_SERVER_MODULE, token, str(lifetime)]
     if json_response:
         command.append("--json")
     process = subprocess.Popen(
