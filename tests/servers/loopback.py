@@ -279,8 +279,9 @@ def sdk_server(
 def _first_line(process: subprocess.Popen[str], timeout: float) -> str:
     """The child's first line of output, or a failure after ``timeout`` seconds."""
     lines: list[str] = []
-    assert process.stdout is not None
-    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()), daemon=True)  # type: ignore[union-attr]
+    stdout = process.stdout
+    assert stdout is not None
+    reader = threading.Thread(target=lambda: lines.append(stdout.readline()), daemon=True)
     reader.start()
     reader.join(timeout)
     if not lines or not lines[0].strip().isdigit():
