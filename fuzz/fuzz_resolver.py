@@ -45,7 +45,7 @@ from hermes_decl.models.rules import (
 from hermes_decl.resolver.app import Candidate
 from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
 from hermes_decl.resolver.gpu import GpuClass, clear_gpu_cache, gpu_class
-from hermes_decl.resolver.listing import Listing
+from hermes_decl.resolver.host import Listing
 from hermes_decl.testing import FakeHost
 
 OUTCOMES = frozenset({"present", "absent", "no_match", "incomplete", "refused"})
@@ -117,7 +117,18 @@ KINDS: tuple[dict[str, str], ...] = (
     {"kind": "flatpak", "app_id": "com.vendor.App"},
     {"kind": "snap", "name": "vendor"},
 )
-VARIABLES = ("DIR", "EMPTY", "HOME", "USERPROFILE", "ProgramFiles", "XDG_DATA_HOME", "PATH")
+VARIABLES = (
+    "DIR",
+    "EMPTY",
+    "HOME",
+    "USERPROFILE",
+    "ProgramFiles",
+    "XDG_DATA_HOME",
+    "PATH",
+    "HERMES_DECL_OVERRIDES",
+    "APPDATA",
+    "XDG_CONFIG_HOME",
+)
 SOURCES: dict[str, dict[str, str] | None] = {
     "win32": {"kind": "pe_resource"},
     "darwin": {"kind": "plist"},

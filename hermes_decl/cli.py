@@ -2,7 +2,8 @@
 
 ``check`` validates and prints every problem as ``file:line:column: location: message``;
 ``explain`` evaluates each server on this machine (or on a host snapshot) and shows the state,
-the sentence and every place looked at; ``schema`` prints the JSON Schema for editors.
+the sentence and every place looked at; ``schema`` prints the JSON Schema for editors;
+``override`` adds a place to the user's overrides file.
 Exit status: 0 on success, 1 when a file has problems, 2 for a usage error.
 """
 
@@ -10,17 +11,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any, TextIO
 
 from hermes_decl._output import forgiving, say, say_problems
+from hermes_decl.cli_override import add_override_command
 from hermes_decl.errors import DeclarationError, Issue
 from hermes_decl.loader import load_declarations_file
 from hermes_decl.models import OS_FAMILIES, Declaration, OsFamily
-from hermes_decl.resolver.availability import Availability, availability
+from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
 from hermes_decl.resolver.host import Host
+from hermes_decl.resolver.live_host import default_host
+from hermes_decl.resolver.overrides import UserOverrides, user_overrides
+from hermes_decl.resolver.overrides import logger as overrides_logger
+from hermes_decl.trace_text import trace_lines
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -87,6 +94,14 @@ def _host(args: argparse.Namespace) -> Host | None:
     return load_snapshot_file(args.host)
 
 
+def _overrides_json(overrides: UserOverrides | None) -> dict[str, Any] | None:
+    if overrides is None:
+        return None
+    error = overrides.error
+    issues = [_issue_json(issue, error.where) for issue in error.issues] if error else []
+    return {"file": overrides.path, "valid": error is None, "issues": issues}
+
+
 def _availability_json(server: str, path: str, result: Availability) -> dict[str, Any]:
     return {
         "file": path,
@@ -99,6 +114,7 @@ def _availability_json(server: str, path: str, result: Availability) -> dict[str
         "version": result.version,
         "min_version": result.min_version,
         "path": result.path,
+        "overrides_file": result.overrides_file,
         "trace": [asdict(candidate) for candidate in result.trace],
     }
 
@@ -110,6 +126,8 @@ def _print_explanation(server: str, path: str, result: Availability, out: TextIO
     say(out, f"  sentence: {result.sentence()}")
     if result.os_family is not None:
         say(out, f"  os:       {result.os_family}")
+    elif result.state is AvailabilityState.UNSUPPORTED_OS:
+        say(out, "  os:       none of win32, darwin and linux")
     if result.gpu is not None:
         say(out, f"  gpu:      {result.gpu.value}")
     if result.version is not None or result.state.value == "version_too_old":
@@ -117,17 +135,25 @@ def _print_explanation(server: str, path: str, result: Availability, out: TextIO
         say(out, f"  version:  {result.version or 'unreadable'}{minimum}")
     if result.path is not None:
         say(out, f"  path:     {result.path}")
+    if result.overrides_file is not None:
+        say(out, f"  overrides: {result.overrides_file} (tried first)")
     if result.trace:
         say(out, "  looked at:")
-    for candidate in result.trace:
-        place = candidate.path or "-"
-        extra = f"  version {candidate.version}" if candidate.version else ""
-        detail = f"  ({candidate.detail})" if candidate.detail else ""
-        say(
-            out,
-            f"    location[{candidate.index}] {candidate.kind}: {place}: "
-            f"{candidate.outcome}{extra}{detail}",
-        )
+    for line in trace_lines(result.trace):
+        say(out, f"    {line}")
+
+
+def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOverrides | None:
+    """The user overrides explain applies, so that an invalid file can be shown.
+
+    explain prints an invalid file's problems itself, so the library's one-time warning about it
+    is not also printed on stderr.
+    """
+    if not overrides_logger.handlers:
+        overrides_logger.addHandler(logging.NullHandler())
+    live = host if host is not None else default_host()
+    family = os_family or live.os_family
+    return user_overrides(live, family) if family is not None else None
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
@@ -144,26 +170,48 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         known = ", ".join(sorted(declarations)) or "none"
         say(sys.stderr, f"{args.file}: no server {args.server!r} (servers: {known})")
         return EXIT_USAGE
+    if args.probe and args.host is not None:
+        say(sys.stderr, "--probe contacts this machine; it cannot be used with --host")
+        return EXIT_USAGE
+    if (args.live or args.probe) and args.os is not None:
+        say(sys.stderr, "--live evaluates this machine as it is; it cannot be used with --os")
+        return EXIT_USAGE
     try:
         host = _host(args)
     except DeclarationError as snapshot_error:
         say_problems(sys.stderr, snapshot_error)
         return EXIT_PROBLEMS
     os_family: OsFamily | None = args.os
+    overrides = _explain_overrides(host, os_family)
     results = [
         (name, availability(decl, host=host, os_family=os_family))
         for name, decl in sorted(declarations.items())
         if args.server in (None, name)
     ]
+    live = {}
+    if args.live or args.probe:
+        from hermes_decl.cli_live import live_json, live_status, print_live
+
+        live = {name: live_status(declarations[name], host, args.probe) for name, _ in results}
     if args.json:
         payload = [_availability_json(name, args.file, result) for name, result in results]
+        for entry in payload:
+            entry["overrides"] = _overrides_json(overrides)
+            if live:
+                entry["live"] = live_json(live[entry["server"]])
         json.dump(payload, out, indent=2)
         print(file=out)
     else:
+        if overrides is not None and overrides.error is not None:
+            say(out, f"{overrides.path}: ignored, the overrides file is invalid:")
+            say_problems(out, overrides.error)
+            say(out)
         for index, (name, result) in enumerate(results):
             if index:
                 say(out)
             _print_explanation(name, args.file, result, out)
+            if live:
+                print_live(live[name], out)
     return EXIT_OK
 
 
@@ -209,6 +257,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     explain.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
     explain.add_argument("--json", action="store_true", help="print machine-readable results")
+    explain.add_argument(
+        "--live",
+        action="store_true",
+        help="add the runtime status: the process check and the endpoint (never the token)",
+    )
+    explain.add_argument(
+        "--probe",
+        action="store_true",
+        help="with --live, send MCP initialize to the endpoint (3 seconds at most)",
+    )
     explain.set_defaults(run=_explain)
 
     schema = commands.add_parser(
@@ -226,6 +284,8 @@ def _parser() -> argparse.ArgumentParser:
         "--single", action="store_true", help="the schema of one {app, requires} declaration"
     )
     schema.set_defaults(run=_schema)
+
+    add_override_command(commands)
     return parser
 
 

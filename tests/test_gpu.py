@@ -22,8 +22,7 @@ from hermes_decl.resolver.gpu import (
     clear_gpu_cache,
     gpu_class,
 )
-from hermes_decl.resolver.host import UninstallEntry
-from hermes_decl.resolver.listing import Listing
+from hermes_decl.resolver.host import Listing, ProcessInfo, UninstallEntry
 from hermes_decl.resolver.rooted_host import RootedHost
 from hermes_decl.testing import FakeHost
 
@@ -63,7 +62,8 @@ def test_linux_fixture_trees(tree: str, expected: str) -> None:
     ("machine", "expected"), [("arm64", "apple_silicon"), ("x86_64", "unknown")]
 )
 def test_darwin_fixture_tree(machine: str, expected: str) -> None:
-    assert gpu_class(RootedHost(HOSTS / "darwin-apps", "darwin", machine=machine)) == expected
+    host = RootedHost(HOSTS / "darwin-apps", "darwin", native_machine=machine)
+    assert gpu_class(host) == expected
 
 
 def test_datacenter_answer_comes_from_the_proc_file_alone() -> None:
@@ -313,9 +313,9 @@ def test_windows_via_rooted_host() -> None:
     ],
 )
 def test_darwin_table(machine: str, expected: str) -> None:
-    host = FakeHost("darwin", machine=machine)
+    host = FakeHost("darwin", native_machine=machine)
     assert gpu_class(host) == expected
-    assert dict(host.calls) == {"machine": 1}
+    assert dict(host.calls) == {"native_machine": 1}
 
 
 @pytest.mark.parametrize("os_family", ["linux", "win32", "darwin"])
@@ -359,7 +359,7 @@ class SlottedHost:
         self.inner = inner
 
     @property
-    def os_family(self) -> OsFamily:
+    def os_family(self) -> OsFamily | None:
         return self.inner.os_family
 
     def getenv(self, name: str) -> str | None:
@@ -392,11 +392,23 @@ class SlottedHost:
     def display_device_ids(self) -> tuple[str, ...]:
         return self.inner.display_device_ids()
 
-    def machine(self) -> str:
-        return self.inner.machine()
+    def native_machine(self) -> str:
+        return self.inner.native_machine()
 
     def process_alive(self, pid: int) -> bool:
         return self.inner.process_alive(pid)
+
+    def process_info(self, pid: int) -> ProcessInfo | None:
+        return self.inner.process_info(pid)
+
+    def own_process(self) -> ProcessInfo:
+        return self.inner.own_process()
+
+    def file_mtime(self, path: str) -> float | None:
+        return self.inner.file_mtime(path)
+
+    def interactive_session(self) -> bool | None:
+        return self.inner.interactive_session()
 
 
 def test_hosts_without_weak_references_are_cached_too() -> None:

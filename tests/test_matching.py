@@ -12,7 +12,7 @@ from hermes_decl.declaration import parse_declaration
 from hermes_decl.models import Declaration, OsFamily
 from hermes_decl.resolver.app import Candidate
 from hermes_decl.resolver.availability import availability
-from hermes_decl.resolver.listing import Listing
+from hermes_decl.resolver.host import Listing
 from hermes_decl.resolver.matching import (
     MAX_MATCHES,
     MAX_SCANNED_ENTRIES,

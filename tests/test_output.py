@@ -178,3 +178,17 @@ def test_say_problems_writes_one_escaped_line_per_issue() -> None:
     )
     say_problems(stream, error)
     assert stream.getvalue() == "plugin\\x1b.yaml: a: first\\x0aline\nplugin\\x1b.yaml: second\n"
+
+
+@pytest.mark.parametrize("environment", LOCALES.values(), ids=list(LOCALES))
+def test_override_echoes_what_it_added_escaped(tmp_path: Path, environment: dict[str, str]) -> None:
+    target = tmp_path / "overrides.yaml"
+    result = _run(
+        ["override", "evil\x1b]0;pwned\x07", "/opt/v\x1b[2J/x", "--os", "linux"],
+        {**environment, "HERMES_DECL_OVERRIDES": str(target)},
+    )
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert _controls(result.stdout) == []
+    assert result.stdout.decode("ascii") == (
+        f"{target}: evil\\x1b]0;pwned\\x07: linux: added /opt/v\\x1b[2J/x, tried first\n"
+    )

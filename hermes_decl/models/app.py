@@ -27,7 +27,7 @@ from hermes_decl.models.liveness import (
     NoLiveness,
     ServerJsonLiveness,
 )
-from hermes_decl.models.locations import LocationSpec, as_location_list, location_item
+from hermes_decl.models.locations import LocationSpec, location_list
 from hermes_decl.models.version import (
     VERSION_VARIANTS,
     NoVersion,
@@ -97,7 +97,7 @@ class AppDef(FrozenModel):
 
     @property
     def liveness_kind(self) -> str:
-        """The liveness source's kind: ``none`` or ``server_json``."""
+        """The liveness source's kind: none, static, interactive_session or server_json."""
         return self.liveness.kind
 
     @property
@@ -130,11 +130,6 @@ class AppDef(FrozenModel):
         return live.endpoint_path if isinstance(live, ServerJsonLiveness) else DEFAULT_ENDPOINT_PATH
 
 
-def _location_list(os_family: OsFamily) -> Any:
-    item = location_item(os_family)
-    return Annotated[tuple[item, ...], BeforeValidator(as_location_list)]  # type: ignore[valid-type]
-
-
 def _version(os_family: OsFamily) -> Any:
     return kind_union(os_family, VERSION_VARIANTS, default_kind="none", wrong_os_at_kind=True)
 
@@ -149,7 +144,7 @@ class Win32AppDef(AppDef):
     """The application on Windows."""
 
     os_family: ClassVar[OsFamily] = "win32"
-    locations: _location_list("win32") = Field(  # type: ignore[valid-type]
+    locations: location_list("win32") = Field(  # type: ignore[valid-type]
         alias="location", description=LOCATION_HELP
     )
     version: _version("win32") = Field(  # type: ignore[valid-type]
@@ -164,7 +159,7 @@ class DarwinAppDef(AppDef):
     """The application on macOS."""
 
     os_family: ClassVar[OsFamily] = "darwin"
-    locations: _location_list("darwin") = Field(  # type: ignore[valid-type]
+    locations: location_list("darwin") = Field(  # type: ignore[valid-type]
         alias="location", description=LOCATION_HELP
     )
     version: _version("darwin") = Field(  # type: ignore[valid-type]
@@ -179,7 +174,7 @@ class LinuxAppDef(AppDef):
     """The application on Linux."""
 
     os_family: ClassVar[OsFamily] = "linux"
-    locations: _location_list("linux") = Field(  # type: ignore[valid-type]
+    locations: location_list("linux") = Field(  # type: ignore[valid-type]
         alias="location", description=LOCATION_HELP
     )
     version: _version("linux") = Field(  # type: ignore[valid-type]

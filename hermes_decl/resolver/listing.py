@@ -1,17 +1,16 @@
-"""Directory listings: how a host says it stopped at a bound, and the one place names are checked.
+"""Reading directory listings: the bound, and the one place the resolver checks listed names.
 
 A host's ``list_dir`` returns entry names; a host that stops listing at a bound returns a
-``Listing`` with ``truncated=True``, so the resolver can say in its trace that a place may hold
-more than it saw, instead of reading a cut listing as complete. The resolver reads every listing
-through ``listed_names``, which re-checks each name the host gave (it did not write them): a name
-with a separator, ``.``, ``..``, a NUL or, for Windows, a drive colon or a device name, is never
-joined onto a path.
+``host.Listing`` with ``truncated=True``, so the resolver can say in its trace that a place may
+hold more than it saw, instead of reading a cut listing as complete. The resolver reads every
+listing through ``listed_names``, which re-checks each name the host gave (it did not write
+them): a name with a separator, ``.``, ``..``, a NUL or, for Windows, a drive colon or a device
+name, is never joined onto a path.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,29 +18,10 @@ from hermes_decl.models import OsFamily
 from hermes_decl.models.rules import windows_device_name
 
 if TYPE_CHECKING:
-    # Types only: ``host`` re-exports ``Listing``, so importing it here would be a cycle.
     from hermes_decl.resolver.host import Host
 
 MAX_DIR_ENTRIES = 100_000
 """The most entry names of one directory that a host lists and the resolver reads."""
-
-
-class Listing(tuple[str, ...]):
-    """Entry names of a directory, sorted, and whether the host stopped before the end.
-
-    It is a tuple of names, so a host that never stops early may return a plain tuple instead.
-    """
-
-    truncated: bool
-    """True when the directory has more entries than the host listed (a bound was hit)."""
-
-    def __new__(cls, names: Iterable[str] = (), *, truncated: bool = False) -> Listing:
-        listing = super().__new__(cls, names)
-        listing.truncated = truncated
-        return listing
-
-    def __repr__(self) -> str:
-        return f"Listing({tuple(self)!r}, truncated={self.truncated!r})"
 
 
 @dataclass(frozen=True)

@@ -1,31 +1,33 @@
 """The live host: the only code that touches the real machine.
 
-It reads the real filesystem, ``os.environ``, the user database (``pwd`` on POSIX),
-``platform.machine()``, whether a process id is alive (``kill(pid, 0)`` on POSIX, ``OpenProcess``
-through ``winprocess`` on Windows) and, on Windows only, the registry through ``winreg``. Per-OS
-code sits in positive ``if sys.platform == "win32":`` blocks so mypy checks each branch for its
-platform. The file primitives are module functions so ``RootedHost`` reuses them on its mapped
-paths.
+It reads the real filesystem, ``os.environ``, the user database (``pwd`` on POSIX), the
+machine's architecture (``native_machine``), whether a process id is alive (``kill(pid, 0)`` on
+POSIX, ``OpenProcess`` through ``winprocess`` on Windows), who owns a process and since when
+(``/proc`` through ``procfs`` on Linux, ``macprocess`` on macOS, ``winprocess`` on Windows) and,
+on Windows only, the registry through ``winreg``. Per-OS code sits in positive
+``if sys.platform == "win32":`` blocks so mypy checks each branch for its platform. The file
+primitives are module functions so ``RootedHost`` reuses them on its mapped paths.
 """
 
 from __future__ import annotations
 
 import os
-import platform
 import stat
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from hermes_decl._regular_file import open_regular
-from hermes_decl.models import OsFamily
-from hermes_decl.resolver.listing import MAX_DIR_ENTRIES, Listing
+from hermes_decl.models import OS_FAMILIES, OsFamily
+from hermes_decl.resolver.desktop_session import desktop_session_from_env
+from hermes_decl.resolver.host import Listing, ProcessInfo
+from hermes_decl.resolver.listing import MAX_DIR_ENTRIES
+from hermes_decl.resolver.native_machine import ArchitectureApi, LiveArchitecture, native_machine
 from hermes_decl.resolver.pathsearch import search_path
 
 if TYPE_CHECKING:
-    # Types only: ``host`` re-exports ``LiveHost``, so importing it here at run time would be
-    # an import cycle.
     from hermes_decl.resolver.host import UninstallEntry
 
 
@@ -39,14 +41,25 @@ _PATH_ERRORS = (OSError, ValueError, OverflowError)
 """What the os module raises for a path it cannot use: missing, denied, NUL byte, too long."""
 
 
-def current_os_family() -> OsFamily:
-    """The OS family this Python runs on (anything not Windows or macOS counts as Linux)."""
-    if sys.platform == "win32":
+def os_family_of(platform: str, *, android: bool = False) -> OsFamily | None:
+    """The OS family a ``sys.platform`` value names; None for an OS that is none of the three.
+
+    FreeBSD, AIX, Cygwin, iOS, WebAssembly and Android are not Linux, macOS or Windows: their
+    paths, registries and package folders differ, so nothing declared for the three applies.
+    Android reports ``linux`` before Python 3.13, hence ``android``.
+    """
+    if platform == "win32":
         return "win32"
-    elif sys.platform == "darwin":
+    if platform == "darwin":
         return "darwin"
-    else:
+    if platform.startswith("linux") and not android:
         return "linux"
+    return None
+
+
+def current_os_family() -> OsFamily | None:
+    """The OS family this Python runs on; None when it is none of win32, darwin and linux."""
+    return os_family_of(sys.platform, android=hasattr(sys, "getandroidapilevel"))
 
 
 def is_absolute_here(path: str) -> bool:
@@ -154,6 +167,17 @@ def _read_at(fd: int, size: int, offset: int) -> bytes:
     return b"".join(chunks)
 
 
+def file_modified(path: str) -> float | None:
+    """When a regular file was last modified (seconds since the epoch, links followed), or None."""
+    if not is_absolute_here(path):
+        return None
+    try:
+        found = os.stat(path)
+    except _PATH_ERRORS:
+        return None
+    return found.st_mtime if stat.S_ISREG(found.st_mode) else None
+
+
 def read_link(path: str) -> str | None:
     """The target text of a symbolic link, or None when ``path`` is not one (or is unreadable)."""
     try:
@@ -170,7 +194,7 @@ def pid_exists(pid: int) -> bool:
     EPERM means the process exists; Windows: ``OpenProcess`` and ``GetExitCodeProcess``
     (``winprocess``).
     """
-    if isinstance(pid, bool) or not isinstance(pid, int) or not 1 <= pid <= MAX_PID:
+    if not valid_pid(pid):
         return False
     if sys.platform == "win32":
         from hermes_decl.resolver.winprocess import windows_pid_exists
@@ -178,6 +202,70 @@ def pid_exists(pid: int) -> bool:
         return windows_pid_exists(pid)
     else:
         return posix_pid_exists(pid, os.kill)
+
+
+def valid_pid(pid: object) -> bool:
+    """Whether ``pid`` is an int (not a bool) in ``1..MAX_PID``: the only ids ever asked about."""
+    return not isinstance(pid, bool) and isinstance(pid, int) and 1 <= pid <= MAX_PID
+
+
+def live_process_info(pid: int) -> ProcessInfo | None:
+    """Who owns process ``pid`` here and since when; None when there is no such process."""
+    if not valid_pid(pid):
+        return None
+    if sys.platform == "win32":
+        from hermes_decl.resolver.winprocess import live_process_api, windows_process_info
+
+        api = live_process_api()
+        return None if api is None else windows_process_info(pid, api)
+    elif sys.platform == "darwin":
+        from hermes_decl.resolver.macprocess import darwin_process_info, live_darwin_api
+
+        return darwin_process_info(pid, live_darwin_api(), os.kill, os.geteuid())
+    else:
+        from hermes_decl.resolver.procfs import linux_process_info
+
+        try:
+            ticks_per_second = os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError):
+            ticks_per_second = 0
+        return linux_process_info(pid, read_regular_file, ticks_per_second, time.time())
+
+
+def live_own_process() -> ProcessInfo:
+    """This process's owner (effective user id on POSIX, SID on Windows) and Windows session."""
+    if sys.platform == "win32":
+        from hermes_decl.resolver.winprocess import live_process_api, windows_own_process
+
+        api = live_process_api()
+        return ProcessInfo(user=None, started=None) if api is None else windows_own_process(api)
+    else:
+        return ProcessInfo(user=str(os.geteuid()), started=None)
+
+
+def live_interactive_session(getenv: Callable[[str], str | None]) -> bool | None:
+    """Whether this process runs in a logged-in desktop session; None when that cannot be told.
+
+    Windows: a session other than 0; macOS: the Aqua session of the console user; elsewhere the
+    environment (``desktop_session_from_env``), read through ``getenv``.
+    """
+    if sys.platform == "win32":
+        from hermes_decl.resolver.winprocess import live_process_api, windows_interactive_session
+
+        api = live_process_api()
+        return None if api is None else windows_interactive_session(api)
+    elif sys.platform == "darwin":
+        from hermes_decl.resolver.macprocess import darwin_interactive_session, live_darwin_api
+
+        darwin_api = live_darwin_api()
+        attributes = darwin_api.session_attributes() if darwin_api is not None else None
+        try:
+            console_uid: int | None = os.stat("/dev/console").st_uid
+        except OSError:
+            console_uid = None
+        return darwin_interactive_session(attributes, console_uid, os.geteuid())
+    else:
+        return desktop_session_from_env(getenv)
 
 
 def posix_pid_exists(pid: int, kill: Callable[[int, int], None]) -> bool:
@@ -196,21 +284,42 @@ def posix_pid_exists(pid: int, kill: Callable[[int, int], None]) -> bool:
 class LiveHost:
     """The machine this Python runs on.
 
-    ``os_family`` defaults to the running OS; forcing another one changes how the host answers
-    (environment case, PATH separator, PATHEXT) but not what it reads. The registry is only read
-    when actually running on Windows.
+    ``os_family`` defaults to the running OS (None on an OS that is none of the three); forcing
+    another one changes how the host answers (environment case, PATH separator, PATHEXT) but not
+    what it reads. The registry is only read when actually running on Windows. ``search_path``
+    replaces the process's PATH for ``which``: a host launched from a desktop can pass the PATH of
+    the user's login shell, which its own environment lacks. ``architecture`` is what the OS says
+    about the process and the machine (``native_machine.LiveArchitecture`` unless given).
     """
 
-    def __init__(self, os_family: OsFamily | None = None) -> None:
-        self._os_family: OsFamily = os_family or current_os_family()
+    def __init__(
+        self,
+        os_family: OsFamily | None = None,
+        *,
+        search_path: str | None = None,
+        architecture: ArchitectureApi | None = None,
+    ) -> None:
+        if os_family is not None and os_family not in OS_FAMILIES:
+            raise ValueError(
+                f"os_family must be one of {', '.join(OS_FAMILIES)} (got {os_family!r})"
+            )
+        self._os_family: OsFamily | None = os_family or current_os_family()
+        self._search_path = search_path
+        self._architecture = architecture if architecture is not None else LiveArchitecture()
+        self._native_machine: str | None = None
 
     def __repr__(self) -> str:
         return f"LiveHost(os_family={self._os_family!r})"
 
     @property
-    def os_family(self) -> OsFamily:
-        """The OS family this host answers for."""
+    def os_family(self) -> OsFamily | None:
+        """The OS family this host answers for; None on an OS that is none of the three."""
         return self._os_family
+
+    @property
+    def search_path(self) -> str | None:
+        """The search path ``which`` uses instead of PATH, when one was given."""
+        return self._search_path
 
     def getenv(self, name: str) -> str | None:
         """An environment variable, or None; case-insensitive when the host is win32."""
@@ -271,11 +380,11 @@ class LiveHost:
         return read_regular_file(path, size, offset)
 
     def which(self, name: str) -> str | None:
-        """A command on PATH (PATHEXT on Windows); any regular file counts, as in SPEC 6.3."""
+        """A command on the search path given, else PATH (PATHEXT on Windows); any regular file."""
         return search_path(
             name,
             os_family=self._os_family,
-            path=self.getenv("PATH"),
+            path=self._search_path if self._search_path is not None else self.getenv("PATH"),
             pathext=self.getenv("PATHEXT"),
             is_file=self.is_file,
         )
@@ -302,13 +411,33 @@ class LiveHost:
         else:
             return ()
 
-    def machine(self) -> str:
-        """The CPU architecture as the OS reports it (``platform.machine()``)."""
-        return platform.machine()
+    def native_machine(self) -> str:
+        """The machine's architecture, through Rosetta and Windows emulation (asked once)."""
+        if self._native_machine is None:
+            self._native_machine = native_machine(self._architecture)
+        return self._native_machine
 
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id runs on this machine (``pid_exists``); never raises."""
         return pid_exists(pid)
+
+    # -- runtime status (SPEC 11) ------------------------------------------------------------
+
+    def process_info(self, pid: int) -> ProcessInfo | None:
+        """Who owns a running process and since when (``live_process_info``); never raises."""
+        return live_process_info(pid)
+
+    def own_process(self) -> ProcessInfo:
+        """This process's own owner and session: what a runtime file's process must match."""
+        return live_own_process()
+
+    def file_mtime(self, path: str) -> float | None:
+        """When a regular file was last modified (seconds since the epoch), or None."""
+        return file_modified(path)
+
+    def interactive_session(self) -> bool | None:
+        """Whether this process runs in a logged-in desktop session; None when it cannot tell."""
+        return live_interactive_session(self.getenv)
 
 
 _default_host_lock = threading.Lock()

@@ -4,8 +4,9 @@ Every absolute path the resolver asks about maps into the tree: ``/a/b`` reads `
 a win32 host ``C:\\a\\b`` reads ``<root>/C/a/b``. Symbolic links inside the tree are resolved the
 way a chroot would: an absolute target restarts at the tree's root and ``..`` never climbs above
 it, so no path can ever leave the tree. Nothing comes from the real machine but the tree's files:
-the environment, home, architecture, Windows registry answers and live process ids are given to
-the constructor.
+the environment, home, native architecture, search path, Windows registry answers and live
+process ids are given to the constructor. An ``os_family`` of None stands for an operating system
+that is none of the three (FreeBSD, AIX…), with POSIX paths.
 """
 
 from __future__ import annotations
@@ -15,15 +16,17 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 
 from hermes_decl.models import OsFamily
-from hermes_decl.resolver.host import UninstallEntry
-from hermes_decl.resolver.listing import Listing
+from hermes_decl.resolver.desktop_session import desktop_session_from_env
+from hermes_decl.resolver.host import Listing, ProcessInfo, UninstallEntry
 from hermes_decl.resolver.live_host import (
+    file_modified,
     list_dir_names,
     path_is_dir,
     path_is_file,
     read_link,
     read_regular_file,
 )
+from hermes_decl.resolver.native_machine import normalise_machine
 from hermes_decl.resolver.pathsearch import search_path
 
 MAX_SYMLINK_HOPS = 40
@@ -35,6 +38,9 @@ _UNSAFE_SEGMENT_CHARS = "\\:" if os.name == "nt" else ""
 MAX_PASSWD_BYTES = 1 << 20
 """At most this much of the tree's ``/etc/passwd`` is read for ``~user``."""
 
+ROOTED_USER = "1000"
+"""The user a ``RootedHost`` runs as unless told otherwise."""
+
 
 class RootedHost:
     """A directory tree seen as a whole machine of ``os_family``; see the module docstring."""
@@ -42,23 +48,36 @@ class RootedHost:
     def __init__(
         self,
         root: str | os.PathLike[str],
-        os_family: OsFamily = "linux",
+        os_family: OsFamily | None = "linux",
         env: Mapping[str, str] | None = None,
         home: str | None = None,
-        machine: str = "x86_64",
+        native_machine: str = "x86_64",
         *,
+        search_path: str | None = None,
         uninstall_entries: Iterable[UninstallEntry] = (),
         display_device_ids: Iterable[str] = (),
         live_pids: Iterable[int] = (),
+        processes: Mapping[int, ProcessInfo] | None = None,
+        user: str = ROOTED_USER,
+        session: int | None = None,
+        interactive_session: bool | None = None,
     ) -> None:
         self._root = os.path.abspath(os.fspath(root))
-        self._os_family: OsFamily = os_family
+        self._os_family: OsFamily | None = os_family
         self._env = dict(env or {})
         self._home = home
-        self._machine = machine
+        self._native_machine = normalise_machine(native_machine)
+        self._search_path = search_path
         self._uninstall_entries = tuple(uninstall_entries)
         self._display_device_ids = tuple(display_device_ids)
-        self._live_pids = frozenset(live_pids)
+        # A live pid given without facts is the host user's, started before any file was written.
+        self._processes = {
+            pid: ProcessInfo(user=user, started=0.0, session=session) for pid in live_pids
+        }
+        self._processes.update(processes or {})
+        self._user = user
+        self._session = session
+        self._interactive_session = interactive_session
 
     def __repr__(self) -> str:
         return f"RootedHost({self._root!r}, os_family={self._os_family!r})"
@@ -69,8 +88,8 @@ class RootedHost:
         return self._root
 
     @property
-    def os_family(self) -> OsFamily:
-        """The OS family the tree stands for."""
+    def os_family(self) -> OsFamily | None:
+        """The OS family the tree stands for; None for one that is none of the three."""
         return self._os_family
 
     def getenv(self, name: str) -> str | None:
@@ -125,11 +144,11 @@ class RootedHost:
         return None if real is None else read_regular_file(real, size, offset)
 
     def which(self, name: str) -> str | None:
-        """A command on the given environment's PATH, looked up inside the tree."""
+        """A command on the given search path, else the environment's PATH, inside the tree."""
         return search_path(
             name,
             os_family=self._os_family,
-            path=self.getenv("PATH"),
+            path=self._search_path if self._search_path is not None else self.getenv("PATH"),
             pathext=self.getenv("PATHEXT"),
             is_file=self.is_file,
         )
@@ -142,13 +161,37 @@ class RootedHost:
         """The display device ids given to the constructor (win32 only; empty elsewhere)."""
         return self._display_device_ids if self._os_family == "win32" else ()
 
-    def machine(self) -> str:
-        """The architecture given to the constructor."""
-        return self._machine
+    def native_machine(self) -> str:
+        """The architecture given to the constructor, normalised (``aarch64`` is ``arm64``)."""
+        return self._native_machine
 
     def process_alive(self, pid: int) -> bool:
         """Whether ``pid`` is one of the live process ids given to the constructor."""
-        return not isinstance(pid, bool) and pid in self._live_pids
+        return not isinstance(pid, bool) and pid in self._processes
+
+    # -- runtime status (SPEC 11) ------------------------------------------------------------
+
+    def process_info(self, pid: int) -> ProcessInfo | None:
+        """The facts given for a live process id (``processes``, or ``live_pids``), else None."""
+        return None if isinstance(pid, bool) else self._processes.get(pid)
+
+    def own_process(self) -> ProcessInfo:
+        """The constructor's ``user`` and ``session``."""
+        return ProcessInfo(user=self._user, started=None, session=self._session)
+
+    def file_mtime(self, path: str) -> float | None:
+        """The modification time of a regular file in the tree, or None."""
+        real = self.real_path(path)
+        return None if real is None else file_modified(real)
+
+    def interactive_session(self) -> bool | None:
+        """The constructor's ``interactive_session``; when not given, a Linux tree reads its
+        environment as the live host does and other systems cannot tell (None)."""
+        if self._interactive_session is not None:
+            return self._interactive_session
+        if self._os_family == "linux":
+            return desktop_session_from_env(self.getenv)
+        return None
 
     def real_path(self, path: str) -> str | None:
         """The real path inside the tree that ``path`` stands for, or None when it cannot be one.
