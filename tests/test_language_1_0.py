@@ -28,7 +28,7 @@ CALLS: list[dict[str, Any]] = RECORDED["calls"]
 
 #: The fields language 1.1 added, per level of a model dump, with the value they hold when absent.
 APP_BLOCK_ADDED: dict[str, object] = {"display_name": None}
-OS_BLOCK_ADDED: dict[str, object] = {"install": [], "min_os_version": None}
+OS_BLOCK_ADDED: dict[str, object] = {"install": None, "min_os_version": None}
 REQUIRES_ADDED: dict[str, object] = {"arch": None}
 
 
