@@ -203,17 +203,6 @@ WINGET_IDS: dict[str, tuple[str, bool]] = {
 }
 
 
-@pytest.mark.parametrize(("value", "valid"), rows(WINGET_IDS), ids=list(WINGET_IDS))
-def test_winget_id(value: str, valid: bool) -> None:
-    raw_app = one_os("win32", install={"winget": value})
-    if valid:
-        hints = _hints(raw_app, "win32")
-        assert hints is not None
-        assert hints[0].target == value
-    else:
-        assert issues_of(raw_app) == [("app.win32.install.winget", "bad_winget_id")]
-
-
 CASK_TOKENS: dict[str, tuple[str, bool]] = {
     "hyphenated": ("vendor-studio", True),
     "underscore": ("vendor_studio", True),
@@ -237,17 +226,6 @@ CASK_TOKENS: dict[str, tuple[str, bool]] = {
 }
 
 
-@pytest.mark.parametrize(("value", "valid"), rows(CASK_TOKENS), ids=list(CASK_TOKENS))
-def test_cask_token(value: str, valid: bool) -> None:
-    raw_app = one_os("darwin", install={"brew_cask": value})
-    if valid:
-        hints = _hints(raw_app, "darwin")
-        assert hints is not None
-        assert hints[0].target == value
-    else:
-        assert issues_of(raw_app) == [("app.darwin.install.brew_cask", "bad_cask_token")]
-
-
 FORMULAS: dict[str, tuple[str, bool]] = {
     "hyphenated": ("vendor-cli", True),
     "versioned": ("python@3.12", True),
@@ -264,18 +242,6 @@ FORMULAS: dict[str, tuple[str, bool]] = {
     "longer-than-128": ("v" * 129, False),
     "empty": ("", False),
 }
-
-
-@pytest.mark.parametrize(("value", "valid"), rows(FORMULAS), ids=list(FORMULAS))
-@pytest.mark.parametrize("os_family", ["darwin", "linux"])
-def test_formula(os_family: str, value: str, valid: bool) -> None:
-    raw_app = one_os(os_family, install={"brew": value})
-    if valid:
-        hints = _hints(raw_app, os_family)
-        assert hints is not None
-        assert hints[0].target == value
-    else:
-        assert issues_of(raw_app) == [(f"app.{os_family}.install.brew", "bad_formula")]
 
 
 FLATPAK_IDS: dict[str, tuple[str, bool]] = {
@@ -297,17 +263,6 @@ FLATPAK_IDS: dict[str, tuple[str, bool]] = {
     "two-hundred-fifty-six": ("a." + "b" * 252 + ".c", False),
     "empty": ("", False),
 }
-
-
-@pytest.mark.parametrize(("value", "valid"), rows(FLATPAK_IDS), ids=list(FLATPAK_IDS))
-def test_flatpak_app_id(value: str, valid: bool) -> None:
-    raw_app = one_os("linux", install={"flatpak": value})
-    if valid:
-        hints = _hints(raw_app, "linux")
-        assert hints is not None
-        assert hints[0].target == value
-    else:
-        assert issues_of(raw_app) == [("app.linux.install.flatpak", "bad_flatpak_id")]
 
 
 REMOTES: dict[str, tuple[object, bool]] = {
@@ -355,15 +310,33 @@ SNAP_NAMES: dict[str, tuple[str, bool]] = {
 }
 
 
-@pytest.mark.parametrize(("value", "valid"), rows(SNAP_NAMES), ids=list(SNAP_NAMES))
-def test_snap_name(value: str, valid: bool) -> None:
-    raw_app = one_os("linux", install={"snap": value})
-    if valid:
-        hints = _hints(raw_app, "linux")
+#: Each package manager's key: the OS blocks it is valid under, the code of a bad name, the names.
+PACKAGE_NAMES: dict[str, tuple[tuple[str, ...], str, dict[str, tuple[str, bool]]]] = {
+    "winget": (("win32",), "bad_winget_id", WINGET_IDS),
+    "brew_cask": (("darwin",), "bad_cask_token", CASK_TOKENS),
+    "brew": (("darwin", "linux"), "bad_formula", FORMULAS),
+    "flatpak": (("linux",), "bad_flatpak_id", FLATPAK_IDS),
+    "snap": (("linux",), "bad_snap_name", SNAP_NAMES),
+}
+PACKAGE_NAME_CASES = {
+    f"{key}-{os_family}-{case}": (os_family, key, value, "" if valid else code)
+    for key, (os_families, code, table) in PACKAGE_NAMES.items()
+    for os_family in os_families
+    for case, (value, valid) in table.items()
+}
+
+
+@pytest.mark.parametrize(
+    ("os_family", "key", "value", "code"), rows(PACKAGE_NAME_CASES), ids=list(PACKAGE_NAME_CASES)
+)
+def test_package_name(os_family: str, key: str, value: str, code: str) -> None:
+    raw_app = one_os(os_family, install={key: value})
+    if not code:
+        hints = _hints(raw_app, os_family)
         assert hints is not None
-        assert hints[0].target == value
+        assert (hints[0].KEY, hints[0].target) == (key, value)
     else:
-        assert issues_of(raw_app) == [("app.linux.install.snap", "bad_snap_name")]
+        assert issues_of(raw_app) == [(f"app.{os_family}.install.{key}", code)]
 
 
 URLS: dict[str, tuple[str, str]] = {

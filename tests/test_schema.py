@@ -468,19 +468,12 @@ def language_1_1_cases() -> Iterator[tuple[object, object]]:
         yield one_os(os_family, min_os_version=value), None
     for value in tables.LINUX_MIN_OS_VERSIONS.values():
         yield one_os("linux", min_os_version=value), None
-    hint_tables: list[tuple[list[str], str, Mapping[str, tuple[Any, ...]]]] = [
-        (["win32"], "winget", tables.WINGET_IDS),
-        (["darwin"], "brew_cask", tables.CASK_TOKENS),
-        (["darwin", "linux"], "brew", tables.FORMULAS),
-        (["linux"], "flatpak", tables.FLATPAK_IDS),
-        (["linux"], "snap", tables.SNAP_NAMES),
-        (list(OS_FAMILIES), "url", tables.URLS),
-    ]
-    for os_families, key, table in hint_tables:
-        for value, *_ in table.values():
-            for os_family in os_families:
-                yield one_os(os_family, install={key: value}), None
-                yield one_os(os_family, install=[tables.URL, {key: value}]), None
+    for os_family, key, value, _ in tables.PACKAGE_NAME_CASES.values():
+        yield one_os(os_family, install={key: value}), None
+        yield one_os(os_family, install=[tables.URL, {key: value}]), None
+    for url, _ in tables.URLS.values():
+        for os_family in OS_FAMILIES:
+            yield one_os(os_family, install={"url": url}), None
     for value, _ in tables.REMOTES.values():
         yield one_os("linux", install={"flatpak": "com.vendor.Studio", "remote": value}), None
     for os_family, install, _ in tables.INSTALL_SHAPES.values():

@@ -28,6 +28,10 @@ class InstallHint(FrozenModel):
 
     KEY: ClassVar[str]
     VALID_OS: ClassVar[tuple[OsFamily, ...]]
+    INSTALL: ClassVar[str | None] = None
+    """The install command, with the hint's keys as ``{placeholders}``; None for a web page."""
+    UPDATE: ClassVar[str | None] = None
+    """The update command, with the hint's keys as ``{placeholders}``; None for a web page."""
 
     @property
     def target(self) -> str:
@@ -38,75 +42,64 @@ class InstallHint(FrozenModel):
     @property
     def install_command(self) -> str | None:
         """The command a person types to install the application; None for a download page."""
-        return None
+        return self._command(self.INSTALL)
 
     @property
     def update_command(self) -> str | None:
         """The command a person types to update the application; None for a download page."""
-        return None
+        return self._command(self.UPDATE)
+
+    def _command(self, template: str | None) -> str | None:
+        if template is None:
+            return None
+        return template.format_map({name: getattr(self, name) for name in type(self).model_fields})
 
 
 class WingetHint(InstallHint):
     """A package of the Windows Package Manager."""
 
     KEY: ClassVar[str] = "winget"
+    INSTALL: ClassVar[str | None] = "winget install --exact --id {winget}"
+    UPDATE: ClassVar[str | None] = "winget upgrade --exact --id {winget}"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("win32",)
     winget: Annotated[str, AfterValidator(text_rules.WINGET_ID.check)] = Field(
         description="The winget package identifier (Publisher.Package).",
         examples=["Vendor.Studio"],
     )
 
-    @property
-    def install_command(self) -> str:
-        return f"winget install --exact --id {self.winget}"
-
-    @property
-    def update_command(self) -> str:
-        return f"winget upgrade --exact --id {self.winget}"
-
 
 class BrewCaskHint(InstallHint):
     """A Homebrew cask: a macOS application."""
 
     KEY: ClassVar[str] = "brew_cask"
+    INSTALL: ClassVar[str | None] = "brew install --cask {brew_cask}"
+    UPDATE: ClassVar[str | None] = "brew upgrade --cask {brew_cask}"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("darwin",)
     brew_cask: Annotated[str, AfterValidator(text_rules.CASK_TOKEN.check)] = Field(
         description="The cask token, optionally after 'user/tap/'.",
         examples=["vendor-studio"],
     )
 
-    @property
-    def install_command(self) -> str:
-        return f"brew install --cask {self.brew_cask}"
-
-    @property
-    def update_command(self) -> str:
-        return f"brew upgrade --cask {self.brew_cask}"
-
 
 class BrewHint(InstallHint):
     """A Homebrew formula, on macOS or Linux."""
 
     KEY: ClassVar[str] = "brew"
+    INSTALL: ClassVar[str | None] = "brew install {brew}"
+    UPDATE: ClassVar[str | None] = "brew upgrade {brew}"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("darwin", "linux")
     brew: Annotated[str, AfterValidator(text_rules.FORMULA.check)] = Field(
         description="The formula name, optionally after 'user/tap/'.",
         examples=["vendor-cli"],
     )
 
-    @property
-    def install_command(self) -> str:
-        return f"brew install {self.brew}"
-
-    @property
-    def update_command(self) -> str:
-        return f"brew upgrade {self.brew}"
-
 
 class FlatpakHint(InstallHint):
     """A Flatpak application from a remote (Flathub unless another is named)."""
 
     KEY: ClassVar[str] = "flatpak"
+    INSTALL: ClassVar[str | None] = "flatpak install {remote} {flatpak}"
+    UPDATE: ClassVar[str | None] = "flatpak update {flatpak}"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("linux",)
     flatpak: Annotated[str, AfterValidator(text_rules.FLATPAK_APP_ID.check)] = Field(
         description="The Flatpak application id (reverse DNS).",
@@ -118,31 +111,17 @@ class FlatpakHint(InstallHint):
         examples=["flathub"],
     )
 
-    @property
-    def install_command(self) -> str:
-        return f"flatpak install {self.remote} {self.flatpak}"
-
-    @property
-    def update_command(self) -> str:
-        return f"flatpak update {self.flatpak}"
-
 
 class SnapHint(InstallHint):
     """A Snap package."""
 
     KEY: ClassVar[str] = "snap"
+    INSTALL: ClassVar[str | None] = "snap install {snap}"
+    UPDATE: ClassVar[str | None] = "snap refresh {snap}"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("linux",)
     snap: Annotated[str, AfterValidator(text_rules.SNAP_NAME.check)] = Field(
         description="The Snap name.", examples=["vendor-studio"]
     )
-
-    @property
-    def install_command(self) -> str:
-        return f"snap install {self.snap}"
-
-    @property
-    def update_command(self) -> str:
-        return f"snap refresh {self.snap}"
 
 
 class UrlHint(InstallHint):
