@@ -4,7 +4,8 @@ A hint names one package manager by its key (``{winget: Vendor.Studio}``), or a 
 (``{url: https://…}``). It is text shown to a person, never executed: a hint renders the command
 a person would type (``install_command``, ``update_command``), and the sentence of a missing or
 too old application says it. Each package name is checked by its package manager's own syntax
-(``text_rules``), and a hint of a package manager that does not run on the block's OS is an
+(``text_rules``), which also keeps it to characters a shell reads literally, so a command shown
+can be copied as it is. A hint of a package manager that does not run on the block's OS is an
 error at the list item, as a location kind of another OS is.
 """
 
