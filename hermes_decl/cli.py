@@ -2,7 +2,8 @@
 
 ``check`` validates and prints every problem as ``file:line:column: location: message``;
 ``explain`` evaluates each server on this machine (or on a host snapshot) and shows the state,
-the sentence and every place looked at; ``schema`` prints the JSON Schema for editors.
+the sentence and every place looked at; ``schema`` prints the JSON Schema for editors;
+``override`` adds a place to the user's overrides file.
 Exit status: 0 on success, 1 when a file has problems, 2 for a usage error.
 """
 
@@ -10,16 +11,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any, TextIO
 
+from hermes_decl.cli_override import add_override_command
 from hermes_decl.errors import DeclarationError, Issue
 from hermes_decl.loader import load_declarations_file
 from hermes_decl.models import OS_FAMILIES, Declaration, OsFamily
-from hermes_decl.resolver.availability import Availability, availability
+from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
 from hermes_decl.resolver.host import Host
+from hermes_decl.resolver.live_host import default_host
+from hermes_decl.resolver.overrides import UserOverrides, user_overrides
+from hermes_decl.resolver.overrides import logger as overrides_logger
+from hermes_decl.trace_text import trace_lines
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -86,6 +93,14 @@ def _host(args: argparse.Namespace) -> Host | None:
     return load_snapshot_file(args.host)
 
 
+def _overrides_json(overrides: UserOverrides | None) -> dict[str, Any] | None:
+    if overrides is None:
+        return None
+    error = overrides.error
+    issues = [_issue_json(issue, error.where) for issue in error.issues] if error else []
+    return {"file": overrides.path, "valid": error is None, "issues": issues}
+
+
 def _availability_json(server: str, path: str, result: Availability) -> dict[str, Any]:
     return {
         "file": path,
@@ -98,6 +113,7 @@ def _availability_json(server: str, path: str, result: Availability) -> dict[str
         "version": result.version,
         "min_version": result.min_version,
         "path": result.path,
+        "overrides_file": result.overrides_file,
         "trace": [asdict(candidate) for candidate in result.trace],
     }
 
@@ -109,6 +125,8 @@ def _print_explanation(server: str, path: str, result: Availability, out: TextIO
     print(f"  sentence: {result.sentence()}", file=out)
     if result.os_family is not None:
         print(f"  os:       {result.os_family}", file=out)
+    elif result.state is AvailabilityState.UNSUPPORTED_OS:
+        print("  os:       none of win32, darwin and linux", file=out)
     if result.gpu is not None:
         print(f"  gpu:      {result.gpu.value}", file=out)
     if result.version is not None or result.state.value == "version_too_old":
@@ -116,17 +134,25 @@ def _print_explanation(server: str, path: str, result: Availability, out: TextIO
         print(f"  version:  {result.version or 'unreadable'}{minimum}", file=out)
     if result.path is not None:
         print(f"  path:     {result.path}", file=out)
+    if result.overrides_file is not None:
+        print(f"  overrides: {result.overrides_file} (tried first)", file=out)
     if result.trace:
         print("  looked at:", file=out)
-    for candidate in result.trace:
-        place = candidate.path or "-"
-        extra = f"  version {candidate.version}" if candidate.version else ""
-        detail = f"  ({candidate.detail})" if candidate.detail else ""
-        print(
-            f"    location[{candidate.index}] {candidate.kind}: {place}: "
-            f"{candidate.outcome}{extra}{detail}",
-            file=out,
-        )
+    for line in trace_lines(result.trace):
+        print(f"    {line}", file=out)
+
+
+def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOverrides | None:
+    """The user overrides explain applies, so that an invalid file can be shown.
+
+    explain prints an invalid file's problems itself, so the library's one-time warning about it
+    is not also printed on stderr.
+    """
+    if not overrides_logger.handlers:
+        overrides_logger.addHandler(logging.NullHandler())
+    live = host if host is not None else default_host()
+    family = os_family or live.os_family
+    return user_overrides(live, family) if family is not None else None
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
@@ -149,6 +175,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         print(snapshot_error, file=sys.stderr)
         return EXIT_PROBLEMS
     os_family: OsFamily | None = args.os
+    overrides = _explain_overrides(host, os_family)
     results = [
         (name, availability(decl, host=host, os_family=os_family))
         for name, decl in sorted(declarations.items())
@@ -156,9 +183,15 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     ]
     if args.json:
         payload = [_availability_json(name, args.file, result) for name, result in results]
+        for entry in payload:
+            entry["overrides"] = _overrides_json(overrides)
         json.dump(payload, out, indent=2)
         print(file=out)
     else:
+        if overrides is not None and overrides.error is not None:
+            print(f"{overrides.path}: ignored, the overrides file is invalid:", file=out)
+            print(overrides.error, file=out)
+            print(file=out)
         for index, (name, result) in enumerate(results):
             if index:
                 print(file=out)
@@ -225,6 +258,8 @@ def _parser() -> argparse.ArgumentParser:
         "--single", action="store_true", help="the schema of one {app, requires} declaration"
     )
     schema.set_defaults(run=_schema)
+
+    add_override_command(commands)
     return parser
 
 

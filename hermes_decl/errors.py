@@ -70,7 +70,9 @@ _UNION_TAGS = (
     | set(HINT_KEYS)
 )
 _UNION_FIELDS = ("version", "liveness")
-_UNION_LISTS = ("location", "install")
+_UNION_LISTS = ("location", "install", *OS_FAMILIES)
+"""Keys whose value is a list of union items: ``location`` and ``install``, and an OS key of the
+overrides file (a list of locations)."""
 
 _TYPE_RULES: dict[str, tuple[str, str]] = {
     "string_type": ("wrong_type", "must be a string"),
