@@ -65,6 +65,10 @@ class HostSnapshot(FrozenModel):
     native_machine: str = Field(
         default="x86_64", description="The machine's CPU architecture: x86_64 or arm64."
     )
+    os_version: str | None = Field(
+        default=None,
+        description="The OS's own version, such as '13.6.1' (macOS) or '10.0.19045' (Windows).",
+    )
     search_path: str | None = Field(
         default=None, description="The search path commands are found on instead of env PATH."
     )
@@ -89,6 +93,7 @@ class HostSnapshot(FrozenModel):
             home=self.home,
             native_machine=self.native_machine,
             search_path=self.search_path,
+            os_version=self.os_version,
         )
         for directory in self.dirs:
             host.add_dir(directory)

@@ -29,6 +29,7 @@ from hermes_decl.models import OsFamily
 from hermes_decl.resolver.host import UninstallEntry
 from hermes_decl.resolver.live_host import MAX_DIR_ENTRIES
 from hermes_decl.resolver.native_machine import normalise_machine
+from hermes_decl.resolver.os_version import macos_version
 from hermes_decl.resolver.pathsearch import search_path
 from hermes_decl.testing_pe import build_pe
 
@@ -47,7 +48,9 @@ class FakeHost:
     ``calls`` counts calls by method name and ``call_log`` keeps ``(method, args)`` in order;
     ``reset_calls()`` empties both. Reading the ``os_family`` property is not counted: it is a
     fixed fact of the host, not a question about the machine. ``search_path``, when given, is
-    what ``which`` searches instead of PATH (a host's login-shell PATH, say). Setup methods
+    what ``which`` searches instead of PATH (a host's login-shell PATH, say); ``os_version`` is
+    what ``os_version()`` answers (a darwin host without one reads an added
+    ``SystemVersion.plist``, as a Mac does). Setup methods
     (``add_*``, ``set_env``) are not counted either, and return the host so they can be chained.
     """
 
@@ -60,6 +63,7 @@ class FakeHost:
         native_machine: str = "x86_64",
         search_path: str | None = None,
         users: Mapping[str, str] | None = None,
+        os_version: str | None = None,
     ) -> None:
         if os_family is not None and os_family not in ("win32", "darwin", "linux"):
             raise ValueError(
@@ -73,6 +77,7 @@ class FakeHost:
         self._native_machine = normalise_machine(native_machine)
         self._search_path = search_path
         self._users = dict(users or {})
+        self._os_version = os_version
         self._files: dict[str, bytes] = {}
         self._dirs: set[str] = set()
         self._children: dict[str, dict[str, str]] = {}
@@ -269,6 +274,14 @@ class FakeHost:
         """The architecture given to the constructor, normalised (``AMD64`` is ``x86_64``)."""
         self._record("native_machine")
         return self._native_machine
+
+    def os_version(self) -> str | None:
+        """The OS version given to the constructor; else, on darwin, ``ProductVersion`` of an
+        added ``/System/Library/CoreServices/SystemVersion.plist``; else None."""
+        self._record("os_version")
+        if self._os_version is not None:
+            return self._os_version
+        return macos_version(self) if self._os_family == "darwin" else None
 
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id was added (and has not ended)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, OsFamily
+from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, InstallHint, OsFamily
 from hermes_decl.models.common import OS_NAMES
 from hermes_decl.resolver.app import Candidate, Lookup, locate
 from hermes_decl.resolver.found_version import read_version
@@ -13,7 +13,7 @@ from hermes_decl.resolver.gpu import GpuClass, gpu_class
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.live_host import default_host
 from hermes_decl.resolver.overrides import user_overrides
-from hermes_decl.versions import satisfies, version_key
+from hermes_decl.versions import compare_versions, satisfies, version_key
 
 
 class AvailabilityState(str, Enum):
@@ -26,6 +26,8 @@ class AvailabilityState(str, Enum):
     VERSION_TOO_OLD = "version_too_old"
     UNSUPPORTED_OS = "unsupported_os"
     UNSUPPORTED_GPU = "unsupported_gpu"
+    UNSUPPORTED_ARCH = "unsupported_arch"
+    UNSUPPORTED_OS_VERSION = "unsupported_os_version"
     NO_REQUIREMENTS = "no_requirements"
 
     def __str__(self) -> str:
@@ -56,6 +58,18 @@ class Availability:
     """Every place examined, in order, with its outcome and the version read there."""
     overrides_file: str | None = None
     """The user overrides file whose places for this server were tried first, when any were."""
+    display_name: str | None = None
+    """The declaration's ``app.display_name``: sentences use it when no name is given."""
+    install: InstallHint | None = None
+    """The first install hint of the OS block evaluated, which sentences tell a person to use."""
+    arch: tuple[str, ...] | None = None
+    """The declaration's ``requires.arch``."""
+    machine: str | None = None
+    """The host's native architecture, when ``requires.arch`` asked for it."""
+    min_os_version: str | None = None
+    """The OS block's ``min_os_version``."""
+    os_version: str | None = None
+    """The host's OS version, when ``min_os_version`` asked for it (None when unknown)."""
 
     @property
     def offerable(self) -> bool:
@@ -66,16 +80,22 @@ class Availability:
         raise TypeError("an Availability has no truth value: read .offerable or .state")
 
     def sentence(self, app_name: str | None = None) -> str:
-        """The sentence a user reads about this verdict."""
-        app = app_name or self.name
+        """The sentence a user reads about this verdict.
+
+        The application is called ``app_name``, else the declaration's display name, else the
+        declaration's name.
+        """
+        app = app_name or self.display_name or self.name
         state = self.state
         if state is AvailabilityState.MISSING_APP:
-            return f"{app} is not installed. Install {app}, then try again."
+            return (
+                f"{app} is not installed. Install {app}{self._how(install=True)}, then try again."
+            )
         if state is AvailabilityState.VERSION_TOO_OLD:
             return (
                 f"{app} version {self.version or 'unknown'} is too old; "
                 f"version {self.min_version} or newer is required. "
-                f"Update {app}, then try again."
+                f"Update {app}{self._how(install=False)}, then try again."
             )
         if state is AvailabilityState.UNSUPPORTED_OS:
             os_name = OS_NAMES[self.os_family] if self.os_family else "this operating system"
@@ -84,6 +104,13 @@ class Availability:
             return (
                 f"{app} needs an NVIDIA GPU; none was found on this machine. "
                 f"Use {app} on a machine with an NVIDIA GPU."
+            )
+        if state is AvailabilityState.UNSUPPORTED_ARCH:
+            return f"{app} needs {self._processor()}; this machine has {self.machine}."
+        if state is AvailabilityState.UNSUPPORTED_OS_VERSION:
+            return (
+                f"{app} needs {self._os_floor()} or newer; "
+                f"this {_MACHINE_NAMES.get(self.os_family, 'machine')} runs {self.os_version}."
             )
         if state is AvailabilityState.INSTALLED_NOT_RUNNING:
             return f"{app} is installed but not running. Start {app}, then try again."
@@ -96,7 +123,30 @@ class Availability:
         name = server_name or self.name
         if self.state is AvailabilityState.UNSUPPORTED_GPU:
             return f"{name} is unavailable: unsupported_gpu, needs an NVIDIA GPU."
+        if self.state is AvailabilityState.UNSUPPORTED_ARCH:
+            return f"{name} is unavailable: unsupported_arch, needs {self._processor()}."
+        if self.state is AvailabilityState.UNSUPPORTED_OS_VERSION:
+            return f"{name} is unavailable: unsupported_os_version, needs {self._os_floor()}."
         return f"{name} is unavailable: {self.state.value}."
+
+    def _how(self, *, install: bool) -> str:
+        """How the install hint says to install or update: `` with `command``` or `` from URL``."""
+        hint = self.install
+        if hint is None:
+            return ""
+        command = hint.install_command if install else hint.update_command
+        return f" with `{command}`" if command is not None else f" from {hint.target}"
+
+    def _processor(self) -> str:
+        return f"an {' or '.join(self.arch or ())} processor"
+
+    def _os_floor(self) -> str:
+        os_name = OS_NAMES[self.os_family] if self.os_family else "an operating system"
+        return f"{os_name} {self.min_os_version}"
+
+
+_MACHINE_NAMES: dict[OsFamily | None, str] = {"darwin": "Mac", "win32": "PC"}
+"""What a sentence calls the machine of an OS whose version is too old."""
 
 
 def availability(
@@ -107,9 +157,13 @@ def availability(
         raise ValueError(f"os_family must be one of {', '.join(OS_FAMILIES)} (got {os_family!r})")
     requires = decl.requires
     verdict = Availability(
-        AvailabilityState.NO_REQUIREMENTS, name=decl.name, min_version=requires.min_version
+        AvailabilityState.NO_REQUIREMENTS,
+        name=decl.name,
+        min_version=requires.min_version,
+        display_name=decl.app.display_name if decl.app is not None else None,
+        arch=requires.arch,
     )
-    if not requires.app and requires.gpu is None:
+    if not requires.app and requires.gpu is None and requires.arch is None:
         return verdict
     if host is None:
         host = default_host()
@@ -117,6 +171,12 @@ def availability(
     verdict = replace(verdict, os_family=family)
     # On an OS that is none of the three (family None) no block can apply.
     app_def = decl.app_for(family) if family is not None else None
+    if app_def is not None:
+        verdict = replace(
+            verdict,
+            install=app_def.install[0] if app_def.install else None,
+            min_os_version=app_def.min_os_version,
+        )
     if requires.app and app_def is None:
         return replace(verdict, state=AvailabilityState.UNSUPPORTED_OS)
     if requires.gpu is not None:
@@ -124,8 +184,21 @@ def availability(
         verdict = replace(verdict, gpu=found_gpu)
         if found_gpu not in (requires.gpu, GpuClass.UNKNOWN):
             return replace(verdict, state=AvailabilityState.UNSUPPORTED_GPU)
+    if requires.arch is not None:
+        machine = host.native_machine()
+        verdict = replace(verdict, machine=machine or None)
+        # A machine whose architecture cannot be told is not refused, as an unreadable GPU is not.
+        if machine and machine not in requires.arch:
+            return replace(verdict, state=AvailabilityState.UNSUPPORTED_ARCH)
     if app_def is None or not requires.app:
         return verdict
+    if app_def.min_os_version is not None and host.os_family == app_def.os_family:
+        # Only the OS the host runs has a version to read: a forced os_family has none.
+        found_os = host.os_version()
+        verdict = replace(verdict, os_version=found_os)
+        order = compare_versions(found_os, app_def.min_os_version) if found_os else None
+        if order is not None and order < 0:
+            return replace(verdict, state=AvailabilityState.UNSUPPORTED_OS_VERSION)
     return _locate_and_compare(verdict, app_def, app_def.os_family, host)
 
 
