@@ -156,27 +156,29 @@ def availability(
     if os_family is not None and os_family not in OS_FAMILIES:
         raise ValueError(f"os_family must be one of {', '.join(OS_FAMILIES)} (got {os_family!r})")
     requires = decl.requires
+    display_name = decl.app.display_name if decl.app is not None else None
+    if not requires.app and requires.gpu is None and requires.arch is None:
+        return Availability(
+            AvailabilityState.NO_REQUIREMENTS,
+            name=decl.name,
+            min_version=requires.min_version,
+            display_name=display_name,
+        )
+    if host is None:
+        host = default_host()
+    family = os_family or host.os_family
+    # On an OS that is none of the three (family None) no block can apply.
+    app_def = decl.app_for(family) if family is not None else None
     verdict = Availability(
         AvailabilityState.NO_REQUIREMENTS,
         name=decl.name,
         min_version=requires.min_version,
-        display_name=decl.app.display_name if decl.app is not None else None,
+        os_family=family,
+        display_name=display_name,
+        install=app_def.install[0] if app_def is not None and app_def.install else None,
         arch=requires.arch,
+        min_os_version=app_def.min_os_version if app_def is not None else None,
     )
-    if not requires.app and requires.gpu is None and requires.arch is None:
-        return verdict
-    if host is None:
-        host = default_host()
-    family = os_family or host.os_family
-    verdict = replace(verdict, os_family=family)
-    # On an OS that is none of the three (family None) no block can apply.
-    app_def = decl.app_for(family) if family is not None else None
-    if app_def is not None:
-        verdict = replace(
-            verdict,
-            install=app_def.install[0] if app_def.install else None,
-            min_os_version=app_def.min_os_version,
-        )
     if requires.app and app_def is None:
         return replace(verdict, state=AvailabilityState.UNSUPPORTED_OS)
     if requires.gpu is not None:
