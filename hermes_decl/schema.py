@@ -96,8 +96,9 @@ SCHEMA_LIMITS: tuple[tuple[str, str], ...] = (
 """Each parser rule the schema cannot express, by issue code, with the reason (both dialects).
 
 Every other rule is expressed: the stripping of surrounding whitespace, NUL, Windows' trimmed-dots
-'..' segment, presence mismatch, kinds per OS, null as absent, and the cross-field rules of
-``requires`` are all patterns or ``if``/``then`` in both dialects.
+'..' segment, presence mismatch, kinds per OS, install hints per OS and their package names, null
+as absent, and the cross-field rules of ``requires`` are all patterns, ``oneOf`` branches or
+``if``/``then`` in both dialects.
 """
 
 _PATH_EXAMPLES: dict[OsFamily, tuple[str, ...]] = {
