@@ -185,6 +185,14 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         known = ", ".join(sorted(declarations)) or "none"
         print(f"{args.file}: no server {args.server!r} (servers: {known})", file=sys.stderr)
         return EXIT_USAGE
+    if args.probe and args.host is not None:
+        print("--probe contacts this machine; it cannot be used with --host", file=sys.stderr)
+        return EXIT_USAGE
+    if (args.live or args.probe) and args.os is not None:
+        print(
+            "--live evaluates this machine as it is; it cannot be used with --os", file=sys.stderr
+        )
+        return EXIT_USAGE
     try:
         host = _host(args)
     except DeclarationError as snapshot_error:
@@ -197,10 +205,17 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         for name, decl in sorted(declarations.items())
         if args.server in (None, name)
     ]
+    live = {}
+    if args.live or args.probe:
+        from hermes_decl.cli_live import live_json, live_status, print_live
+
+        live = {name: live_status(declarations[name], host, args.probe) for name, _ in results}
     if args.json:
         payload = [_availability_json(name, args.file, result) for name, result in results]
         for entry in payload:
             entry["overrides"] = _overrides_json(overrides)
+            if live:
+                entry["live"] = live_json(live[entry["server"]])
         json.dump(payload, out, indent=2)
         print(file=out)
     else:
@@ -212,6 +227,8 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
             if index:
                 print(file=out)
             _print_explanation(name, args.file, result, out)
+            if live:
+                print_live(live[name], out)
     return EXIT_OK
 
 
@@ -257,6 +274,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     explain.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
     explain.add_argument("--json", action="store_true", help="print machine-readable results")
+    explain.add_argument(
+        "--live",
+        action="store_true",
+        help="add the runtime status: the process check and the endpoint (never the token)",
+    )
+    explain.add_argument(
+        "--probe",
+        action="store_true",
+        help="with --live, send MCP initialize to the endpoint (3 seconds at most)",
+    )
     explain.set_defaults(run=_explain)
 
     schema = commands.add_parser(

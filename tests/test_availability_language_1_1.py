@@ -346,6 +346,19 @@ SENTENCES: dict[str, tuple[dict[str, Any], dict[str, Any], FakeHost, str]] = {
         FakeHost("darwin").add_bundle(STUDIO_APP, "2.4"),
         "Vendor Studio 2.4 is available.",
     ),
+    "no-requirements-arch-met": (
+        {"linux": LINUX},
+        {"arch": "x86_64"},
+        FakeHost("linux"),
+        "vendor-studio needs an x86_64 processor, and this machine has one.",
+    ),
+    "no-requirements-arch-unknown": (
+        {"linux": LINUX},
+        {"arch": "arm64"},
+        FakeHost("linux", native_machine=""),
+        "vendor-studio needs an arm64 processor; this machine's architecture could not be "
+        "told, so the requirement counts as met.",
+    ),
     "no-requirements-uses-the-display-name": (
         {"display_name": "Vendor Studio", "linux": LINUX},
         {},

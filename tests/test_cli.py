@@ -212,6 +212,7 @@ def test_every_example_file_is_covered() -> None:
         "linux-nvidia-workstation.yaml",
         "linux-grace-hopper.yaml",
         "mac-monterey-apple-silicon.yaml",
+        "windows-studio-running.yaml",
     }
     for path in (ROOT / "examples").rglob("*.yaml"):
         if path.parent.name != "hosts":

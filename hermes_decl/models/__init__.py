@@ -14,7 +14,13 @@ from hermes_decl.models.install import (
     WingetHint,
 )
 from hermes_decl.models.kinds import KindVariant
-from hermes_decl.models.liveness import LivenessSpec, NoLiveness, ServerJsonLiveness
+from hermes_decl.models.liveness import (
+    InteractiveSessionLiveness,
+    LivenessSpec,
+    NoLiveness,
+    ServerJsonLiveness,
+    StaticLiveness,
+)
 from hermes_decl.models.locations import (
     KIND_LOCATIONS,
     AppBundleLocation,
@@ -52,6 +58,7 @@ __all__ = [
     "FlatpakHint",
     "FlatpakLocation",
     "InstallHint",
+    "InteractiveSessionLiveness",
     "KindLocation",
     "KindVariant",
     "LinuxAppDef",
@@ -68,6 +75,7 @@ __all__ = [
     "ServerJsonLiveness",
     "SnapHint",
     "SnapLocation",
+    "StaticLiveness",
     "UninstallRegistryLocation",
     "UninstallRegistryVersion",
     "UrlHint",
