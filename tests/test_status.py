@@ -118,6 +118,13 @@ class Row:
     asks_connection: bool = True
 
 
+CASK_BUNDLE: dict[str, Any] = {
+    "presence": "bundle",
+    "location": "/Applications/Vendor.app",
+    "install": {"brew_cask": "vendor-studio"},
+}
+
+
 def row_decls() -> dict[str, Declaration]:
     return {
         "darwin-old": declaration(
@@ -138,25 +145,8 @@ def row_decls() -> dict[str, Declaration]:
         ),
         "gpu": declaration(requires={"app": True, "gpu": "nvidia"}),
         "arm64": declaration(requires={"app": True, "arch": "arm64"}),
-        "ventura": declaration(
-            app={
-                "darwin": {
-                    "presence": "bundle",
-                    "location": "/Applications/Vendor.app",
-                    "min_os_version": "13.0",
-                    "install": {"brew_cask": "vendor-studio"},
-                }
-            }
-        ),
-        "cask": declaration(
-            app={
-                "darwin": {
-                    "presence": "bundle",
-                    "location": "/Applications/Vendor.app",
-                    "install": {"brew_cask": "vendor-studio"},
-                }
-            }
-        ),
+        "ventura": declaration(app={"darwin": {**CASK_BUNDLE, "min_os_version": "13.0"}}),
+        "cask": declaration(app={"darwin": CASK_BUNDLE}),
         "interactive": declaration({"kind": "interactive_session"}),
         "static": declaration({"kind": "static"}),
         "none": declaration(None),
