@@ -28,7 +28,6 @@ _ARCH_SPELLINGS: dict[str, Arch] = {
     "aarch64": "arm64",
     "arm64e": "arm64",
     "armv8": "arm64",
-    "arm": "arm64",
     "apple_silicon": "arm64",
 }
 """Other names of the two architectures, which the parser refuses but names the right one for."""
