@@ -27,10 +27,11 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
 from hermes_decl.models import rules
-from hermes_decl.models.app import AppBlock, AppDef, one_of
+from hermes_decl.models.app import AppBlock, AppDef, _no_os_version_on_linux, one_of
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES, PRESENCES, OsFamily
 from hermes_decl.models.declaration import Declaration
+from hermes_decl.models.install import as_hint_list, hint_item
 from hermes_decl.models.kinds import KindVariant, kind_union
 from hermes_decl.models.liveness import ServerJsonLiveness
 from hermes_decl.models.locations import (
@@ -43,7 +44,9 @@ from hermes_decl.models.requires import (
     RequiresWithApp,
     _min_version_form,
     _minimum_needs_app,
+    as_arch_list,
 )
+from hermes_decl.models.text_rules import SPACE_CLASS, TextRules
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 
 Dialect = Literal["2020-12", "draft-07"]
@@ -93,8 +96,9 @@ SCHEMA_LIMITS: tuple[tuple[str, str], ...] = (
 """Each parser rule the schema cannot express, by issue code, with the reason (both dialects).
 
 Every other rule is expressed: the stripping of surrounding whitespace, NUL, Windows' trimmed-dots
-'..' segment, presence mismatch, kinds per OS, null as absent, and the cross-field rules of
-``requires`` are all patterns or ``if``/``then`` in both dialects.
+'..' segment, presence mismatch, kinds per OS, install hints per OS and their package names, null
+as absent, and the cross-field rules of ``requires`` are all patterns, ``oneOf`` branches or
+``if``/``then`` in both dialects.
 """
 
 _PATH_EXAMPLES: dict[OsFamily, tuple[str, ...]] = {
@@ -112,22 +116,7 @@ _RUNTIME_FILE_EXAMPLES: dict[OsFamily, tuple[str, ...]] = {
 # --- string rules as ECMA-262 patterns -----------------------------------------------------------
 
 
-def _space_class_body() -> str:
-    """The characters ``str.strip()`` removes (``str.isspace``; all are in the BMP), as a class."""
-    codes = [code for code in range(0x10000) if chr(code).isspace()]
-    runs: list[list[int]] = []
-    for code in codes:
-        if runs and runs[-1][1] == code - 1:
-            runs[-1][1] = code
-        else:
-            runs.append([code, code])
-    return "".join(
-        f"\\u{first:04x}" if first == last else f"\\u{first:04x}-\\u{last:04x}"
-        for first, last in runs
-    )
-
-
-_SPACE = _space_class_body()
+_SPACE = SPACE_CLASS
 _WS = f"[{_SPACE}]*"
 _NOT_BLANK = f"[^{_SPACE}]"
 _ANY = r"[\s\S]*"
@@ -316,6 +305,10 @@ def _nested_code(outer: Callable[..., Any], name: str) -> CodeType:
     raise LookupError(f"{outer.__qualname__} defines no {name}")
 
 
+_HINT_KEY = _nested_code(hint_item, "key_of")
+"""The discriminator of install hints, which are keyed by the package manager they name."""
+
+
 def _or_null(schema: JsonSchemaValue) -> JsonSchemaValue:
     """Accept null as well (the parser reads null as absent), keeping annotations outside."""
     if schema.get("type") == "null" or {"type": "null"} in schema.get("anyOf", []):
@@ -376,13 +369,21 @@ class _Generator(GenerateJsonSchema):
         return self._validator(schema)
 
     def tagged_union_schema(self, schema: core_schema.TaggedUnionSchema) -> JsonSchemaValue:
-        """A ``kind`` union: ``oneOf`` its variants, plus ``if kind is K then variant K`` hints."""
+        """A union: ``oneOf`` its variants, plus ``if kind is K then variant K`` hints.
+
+        An install hint is keyed by the package manager it names, not by ``kind``: its hint is
+        ``if key K is present then variant K``.
+        """
         branches: list[JsonSchemaValue] = []
         hints: list[JsonSchemaValue] = []
+        keyed = callable(schema["discriminator"]) and _code_of(schema["discriminator"]) == _HINT_KEY
         for tag, choice in schema["choices"].items():
             branch = self.generate_inner(choice)
             branches.append(branch)
-            if tag != PathLocation.KIND:
+            if keyed:
+                condition = {"type": "object", **_present(str(tag), {"type": "string"})}
+                hints.append({"if": condition, "then": copy.deepcopy(branch)})
+            elif tag != PathLocation.KIND:
                 condition = {"type": "object", **_present("kind", {"const": tag})}
                 hints.append({"if": condition, "then": copy.deepcopy(branch)})
         return {"oneOf": branches, "allOf": hints}
@@ -445,6 +446,38 @@ class _Generator(GenerateJsonSchema):
             f"One place to look under app.{os_family}: a path, or a mapping with kind {kinds}."
         )
         return {"anyOf": [item, {"type": "array", "minItems": 1, "items": item}]}
+
+    def _hint_list(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
+        """``as_hint_list``: one install hint, or a non-empty list of hints."""
+        model = self._frames[-1][0]
+        if not issubclass(model, AppDef):
+            raise TypeError(f"an install list outside an AppDef: {model.__name__}")
+        item = self._inner(schema)["items"]
+        os_family = model.os_family
+        keys = " or ".join(str(tag) for tag in _union_tags(schema["schema"]))
+        item[_HOIST] = f"{os_family.capitalize()}InstallHint"
+        item["description"] = (
+            f"One way to install the application under app.{os_family}: a mapping with {keys}."
+        )
+        return {"anyOf": [item, {"type": "array", "minItems": 1, "items": item}]}
+
+    def _arch_list(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
+        """``as_arch_list``: one architecture, or a non-empty list naming each at most once."""
+        item = self._inner(schema)["items"]
+        item[_HOIST] = "Arch"
+        item["description"] = "A processor architecture, as the machine natively runs it."
+        listed = {"type": "array", "minItems": 1, "uniqueItems": True, "items": item}
+        return {"anyOf": [item, listed]}
+
+    def _refused(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
+        """A key accepted only as null, whose every value the parser refuses with a reason."""
+        return {"not": {}}
+
+    def _text_rules(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
+        """``TextRules.check``: the very patterns the parser checks, in the same order."""
+        text_rules = cast("TextRules", function.__self__)
+        patterns = [_Pattern(rule.code, rule.pattern, rule.message) for rule in text_rules.rules]
+        return _with_patterns(self._inner(schema), patterns)
 
     def _presence(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
         """``_check_presence``: a location kind must find what the block's ``presence`` says."""
@@ -585,6 +618,11 @@ _RULES: dict[CodeType, _Rule] = {
     _nested_code(one_of, "check"): _Generator._same,
     _nested_code(kind_union, "check_kind"): _Generator._same,
     _code_of(as_location_list): _Generator._location_list,
+    _code_of(as_hint_list): _Generator._hint_list,
+    _nested_code(hint_item, "check_hint"): _Generator._same,
+    _code_of(as_arch_list): _Generator._arch_list,
+    _code_of(_no_os_version_on_linux): _Generator._refused,
+    _code_of(TextRules.check): _Generator._text_rules,
     _code_of(_check_presence): _Generator._presence,
     _code_of(ServerJsonLiveness._path_rules): _Generator._runtime_file,
     _code_of(AppBlock._at_least_one): _Generator._at_least_one_os,

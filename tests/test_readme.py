@@ -1,4 +1,5 @@
-"""The README's Python examples run as written, in order, in one namespace."""
+"""The README's examples: the Python ones run as written, in order, in one namespace, and the
+declarations file it shows is valid."""
 
 from __future__ import annotations
 
@@ -9,9 +10,15 @@ from pathlib import Path
 import pytest
 
 from hermes_decl import declaration
+from hermes_decl.loader import load_declarations_text
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
+DECLARATION_FILES = [
+    block
+    for block in re.findall(r"```yaml\n(.*?)```", README, flags=re.DOTALL)
+    if "$schema=schema/declarations.schema.json" in block
+]
 
 
 @pytest.fixture(autouse=True)
@@ -29,3 +36,12 @@ def test_the_python_examples_run() -> None:
     namespace: dict[str, object] = {}
     for block in BLOCKS:
         exec(compile(block, "README.md", "exec"), namespace)
+
+
+def test_the_declarations_file_shown_is_valid() -> None:
+    (text,) = DECLARATION_FILES
+    found = load_declarations_text(text, where="README.md")
+    decl = found["vendor-studio"]
+    assert decl.app is not None
+    assert decl.app.display_name == "Vendor Studio"
+    assert decl.requires.arch == ("x86_64",)

@@ -31,6 +31,7 @@ from hermes_decl.declaration import DeclarationError, Issue, parse_declaration
 from hermes_decl.models import KIND_LOCATIONS
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES
+from hermes_decl.models.install import HINT_KEYS
 from hermes_decl.schema import (
     DECLARATION_DEF,
     DIALECTS,
@@ -48,6 +49,7 @@ from hermes_decl.schema import (
 from tests import test_declaration as declaration_tables
 from tests import test_rules_app_block as app_tables
 from tests import test_rules_kinds as kind_tables
+from tests import test_rules_language_1_1 as language_1_1_tables
 from tests import test_rules_paths as path_tables
 from tests import test_rules_requires as requires_tables
 from tests.rules_helpers import NAME, PRESENCE, ROOTED, one_os, os_block
@@ -203,15 +205,23 @@ def test_every_object_is_closed(dialect: Dialect) -> None:
 def test_kind_hints_lead_to_the_kind_s_own_keys() -> None:
     definitions = json_schema()["$defs"]
     hinted: set[str] = set()
+    hinted_keys: set[str] = set()
     for node in _subschemas({"$defs": definitions}):
         if "if" in node and node["if"].get("type") == "object" and "then" in node:
-            kind = node["if"]["properties"]["kind"]["const"]
             target = definitions[node["then"]["$ref"].removeprefix("#/$defs/")]
+            if "kind" not in node["if"]["properties"]:
+                # an install hint is keyed by the package manager it names
+                (key,) = node["if"]["required"]
+                assert target["required"][0] == key
+                hinted_keys.add(key)
+                continue
+            kind = node["if"]["properties"]["kind"]["const"]
             kind_schema = target["properties"]["kind"]
             branches = [kind_schema, *kind_schema.get("anyOf", [])]
             assert kind in [branch.get("const") for branch in branches]
             hinted.add(kind)
     assert {variant.KIND for variant in KIND_LOCATIONS} <= hinted
+    assert hinted_keys == set(HINT_KEYS)
     flatpak = definitions["FlatpakLocation"]
     assert list(flatpak["properties"]) == ["kind", "app_id"]
     assert flatpak["required"] == ["kind", "app_id"]
@@ -444,6 +454,39 @@ def test_extra_cases_are_what_the_parser_says(
     assert (not _issues(NAME, raw_app, raw_requires)) is valid
 
 
+def language_1_1_cases() -> Iterator[tuple[object, object]]:
+    """Every declaration the language-1.1 rule tables build, as (app, requires)."""
+    tables = language_1_1_tables
+    linux = tables.LINUX
+    value: object
+    for value in [*tables.VALID_DISPLAY_NAMES.values(), *tables.INVALID_DISPLAY_NAMES.values()]:
+        yield (
+            {"linux": linux, "display_name": value[0] if isinstance(value, tuple) else value},
+            None,
+        )
+    for os_family, value, _ in tables.MIN_OS_VERSIONS.values():
+        yield one_os(os_family, min_os_version=value), None
+    for value in tables.LINUX_MIN_OS_VERSIONS.values():
+        yield one_os("linux", min_os_version=value), None
+    for os_family, key, value, _ in tables.PACKAGE_NAME_CASES.values():
+        yield one_os(os_family, install={key: value}), None
+        yield one_os(os_family, install=[tables.URL, {key: value}]), None
+    for url, _ in tables.URLS.values():
+        for os_family in OS_FAMILIES:
+            yield one_os(os_family, install={"url": url}), None
+    for value, _ in tables.REMOTES.values():
+        yield one_os("linux", install={"flatpak": "com.vendor.Studio", "remote": value}), None
+    for os_family, install, _ in tables.INSTALL_SHAPES.values():
+        yield one_os(os_family, install=install), None
+    for os_family, install, _ in tables.VALID_INSTALLS.values():
+        yield one_os(os_family, install=install), None
+    for os_family, hint, *_ in tables.COMMANDS.values():
+        yield one_os(os_family, install=hint), None
+    for value, _ in [*tables.VALID_ARCHES.values(), *tables.INVALID_ARCHES.values()]:
+        yield None, {"arch": value}
+        yield {"linux": linux}, {"app": True, "arch": value}
+
+
 def table_cases() -> Iterator[tuple[object, object]]:
     """Every declaration the rule tables and the declaration tests build, as (app, requires)."""
     for table in (
@@ -548,6 +591,8 @@ def table_cases() -> Iterator[tuple[object, object]]:
 
     for raw_app, raw_requires, _ in EXTRA_CASES.values():
         yield raw_app, raw_requires
+
+    yield from language_1_1_cases()
 
     full = declaration_tables.FULL_APP
     for raw_requires in (None, {"app": True}, {"app": True, "min_version": "2.3.0"}):
@@ -686,6 +731,13 @@ _ODD_VALUES: list[object] = [
     {"kind": "command", "name": "v"},
     {"kind": "snap", "name": "v"},
     ["/opt/x"],
+    "x86_64",
+    "arm64",
+    ["x86_64", "arm64"],
+    "13.0",
+    {"winget": "Vendor.Studio"},
+    {"url": "https://vendor.example/"},
+    {"flatpak": "com.vendor.Studio", "remote": "flathub"},
 ]
 _KEYS = [
     "kind",
@@ -710,11 +762,35 @@ _KEYS = [
     "min_versoin",
     "nmae",
     "locations",
+    "display_name",
+    "min_os_version",
+    "install",
+    "arch",
+    "winget",
+    "brew",
+    "remote",
+    "url",
 ]
 _NAMES = ["vendor", "Vendor App", "com.vendor.App", "...", "..vendor", "Vëndor", " padded "]
 _FILES = ["vendor.exe", "bin\\vendor.exe", "bin/v.exe", "Vendor App\\v.exe", "..v", "a. b"]
 _KEY_NAMES = ["pid", "http", "token", "a.b-c_1", None]
 _ENDPOINTS = ["/mcp", "/", "/v1/mcp/", "/a/./mcp", "/a/..b", None]
+_OS_VERSIONS = ["13.0", "10.0.19041", "14", None]
+_HINTS: dict[str, list[dict[str, object]]] = {
+    "win32": [{"winget": "Vendor.Studio"}, {"winget": "Notepad++.Notepad++"}],
+    "darwin": [{"brew_cask": "vendor-studio@beta"}, {"brew": "vendor/tap/vendor-cli"}],
+    "linux": [
+        {"brew": "python@3.12"},
+        {"flatpak": "com.vendor.Studio"},
+        {"flatpak": "org.example.App-Beta", "remote": "flathub-beta"},
+        {"snap": "vendor-studio"},
+    ],
+}
+_URL_HINTS: list[dict[str, object]] = [
+    {"url": "https://vendor.example/download"},
+    {"url": "https://[2001:db8::1]:8443/a?b#c"},
+]
+_DISPLAY_NAMES = ["Vendor Studio", "V", "Écriture Pro"]
 
 
 @st.composite
@@ -785,6 +861,11 @@ def valid_blocks(draw: st.DrawFn, os_family: str) -> dict[str, object]:
     liveness = draw(st.sampled_from([None, {}, {"kind": "none"}]) | server_json)
     if liveness is not None or draw(st.booleans()):
         block["liveness"] = liveness
+    if os_family != "linux" and draw(st.booleans()):
+        block["min_os_version"] = draw(st.sampled_from(_OS_VERSIONS))
+    if draw(st.booleans()):
+        hint = st.sampled_from(_HINTS[os_family] + _URL_HINTS)
+        block["install"] = draw(hint | st.lists(hint, min_size=1, max_size=3) | st.none())
     return block
 
 
@@ -821,6 +902,10 @@ def valid_declarations(draw: st.DrawFn) -> dict[str, object]:
         requires["min_version"] = draw(st.sampled_from(["2", "2.3.0", "123456789.0", None]))
     if draw(st.booleans()):
         requires["gpu"] = draw(st.sampled_from(["nvidia", None]))
+    if draw(st.booleans()):
+        requires["arch"] = draw(st.sampled_from(["x86_64", "arm64", ["arm64", "x86_64"], None]))
+    if draw(st.booleans()):
+        app["display_name"] = draw(st.sampled_from([*_DISPLAY_NAMES, None]))
     return {"app": app, "requires": draw(st.sampled_from([requires, requires, None]))}
 
 
