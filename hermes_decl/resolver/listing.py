@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from hermes_decl.models import OsFamily
 from hermes_decl.models.rules import windows_device_name
@@ -36,7 +36,7 @@ class Listed:
     """How many names the host gave that are not plain entry names (never joined onto a path)."""
 
 
-def is_plain_name(name: object, os_family: OsFamily) -> bool:
+def is_plain_name(name: object, os_family: OsFamily) -> TypeGuard[str]:
     """Whether a listed name can be joined onto a path: one entry, nothing that moves elsewhere."""
     if not isinstance(name, str) or name in ("", ".", "..") or "\0" in name or "/" in name:
         return False
@@ -52,7 +52,5 @@ def listed_names(host: Host, directory: str, os_family: OsFamily) -> Listed:
         return Listed(())
     truncated = len(first) > MAX_DIR_ENTRIES or getattr(listing, "truncated", False) is True
     del first[MAX_DIR_ENTRIES:]
-    names = tuple(
-        name for name in first if isinstance(name, str) and is_plain_name(name, os_family)
-    )
+    names = tuple(name for name in first if is_plain_name(name, os_family))
     return Listed(names, truncated, len(first) - len(names))
