@@ -183,12 +183,12 @@ def data_path(
 
 
 def _is_bare(key: str) -> bool:
-    """Whether a key reads unambiguously unquoted: identifier characters, and ``-`` between them.
+    """Whether a key is written unquoted: exactly when ``str.isidentifier()`` holds (SPEC 4).
 
-    Any identifier is bare (``línux``, ``пути``), and so are the names ``str.isidentifier()``
-    refuses only for a hyphen or a leading digit (``my-server``, ``3d``).
+    Identifiers of any script are bare (``línux``, ``пути``); anything else is quoted, a hyphen
+    or a leading digit included (``["my-server"]``, ``["3d"]``), so one rule decides every key.
     """
-    return bool(key) and ("_" + key.replace("-", "_")).isidentifier()
+    return key.isidentifier()
 
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}

@@ -56,7 +56,8 @@ def test_check_reports_every_problem_with_file_line_column() -> None:
     lines = result.stdout.splitlines()
     assert len(lines) == 5
     assert all(
-        re.match(r"examples/broken\.yaml:\d+:\d+: broken-server\.", line) for line in lines[:4]
+        re.match(r'examples/broken\.yaml:\d+:\d+: \["broken-server"\]\.', line)
+        for line in lines[:4]
     )
     assert lines[4] == "examples/linux-tool.yaml: ok (inkwell-mcp)"
 
@@ -68,10 +69,10 @@ def test_check_json(tmp_path: Path) -> None:
     assert report["valid"] is False
     issues = report["files"][0]["issues"]
     assert [(i["loc"], i["code"], i["line"], i["column"]) for i in issues] == [
-        ("broken-server.app.win32.presence", "invalid_choice", 6, 17),
-        ("broken-server.app.win32.location[0]", "path_not_rooted", 8, 11),
-        ("broken-server.app.win32.location[1]", "kind_wrong_os", 9, 11),
-        ("broken-server.requires.min_versoin", "unknown_key", 12, 5),
+        ('["broken-server"].app.win32.presence', "invalid_choice", 6, 17),
+        ('["broken-server"].app.win32.location[0]', "path_not_rooted", 8, 11),
+        ('["broken-server"].app.win32.location[1]', "kind_wrong_os", 9, 11),
+        ('["broken-server"].requires.min_versoin', "unknown_key", 12, 5),
     ]
 
 

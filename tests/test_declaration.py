@@ -309,7 +309,9 @@ KEY_LOCATIONS: dict[str, tuple[dict[str, object], str]] = {
     "accented-os-key-is-bare": ({"línux": LINUX}, "app.línux"),
     "cyrillic-key-is-bare": ({"linux": {**LINUX, "пути": 1}}, "app.linux.пути"),
     "japanese-key-is-bare": ({"linux": {**LINUX, "場所": 1}}, "app.linux.場所"),
-    "hyphen-and-digits-stay-bare": ({"linux": {**LINUX, "my-key2": 1}}, "app.linux.my-key2"),
+    "hyphen-is-quoted": ({"linux": {**LINUX, "my-key2": 1}}, 'app.linux["my-key2"]'),
+    "leading-digit-is-quoted": ({"linux": {**LINUX, "3d": 1}}, 'app.linux["3d"]'),
+    "underscore-and-digits-are-bare": ({"linux": {**LINUX, "_key2": 1}}, "app.linux._key2"),
     "dotted-key-is-quoted": ({"linux": {**LINUX, "a.b": 1}}, 'app.linux["a.b"]'),
     "quoted-key-keeps-its-characters": (
         {"linux": {**LINUX, "пути к": 1}},

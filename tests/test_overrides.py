@@ -175,19 +175,20 @@ INVALID: list[tuple[str, str, list[str] | None]] = [
     (
         "relative-path",
         "vendor-studio:\n  linux: apps/vs\n",
-        ["o.yaml:2:10: vendor-studio.linux: must start with /, ~ or $VAR (got 'apps/vs')"],
+        ["o.yaml:2:10: [\"vendor-studio\"].linux: must start with /, ~ or $VAR (got 'apps/vs')"],
     ),
     (
         "unknown-os-key",
         "vendor-studio:\n  macos: /Applications/VS.app\n",
         [
-            "o.yaml:2:3: vendor-studio.macos: unknown key (expected 'win32', 'darwin' or 'linux')",
+            'o.yaml:2:3: ["vendor-studio"].macos: unknown key '
+            "(expected 'win32', 'darwin' or 'linux')",
         ],
     ),
     (
         "misspelt-os-key",
         "vendor-studio:\n  linx: /opt/vs\n",
-        ["o.yaml:2:3: vendor-studio.linx: unknown key (did you mean 'linux'?)"],
+        ["o.yaml:2:3: [\"vendor-studio\"].linx: unknown key (did you mean 'linux'?)"],
     ),
     (
         "kind-of-another-os",
@@ -406,7 +407,8 @@ def test_an_invalid_file_is_ignored_and_reported_once(caplog: pytest.LogCaptureF
         assert [c.source for c in result.trace] == ["declaration"]
     assert [r.getMessage() for r in caplog.records] == [
         f"the overrides file {LINUX_FILE} is ignored:\n"
-        f"{LINUX_FILE}:2:10: vendor-studio.linux: must start with /, ~ or $VAR (got 'relative/vs')"
+        f'{LINUX_FILE}:2:10: ["vendor-studio"].linux: '
+        "must start with /, ~ or $VAR (got 'relative/vs')"
     ]
     host.add_file(LINUX_FILE, b"vendor-studio: {linux: [}\n")  # edited: reported again, once
     availability(decl(), host=host)

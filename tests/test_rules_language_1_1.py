@@ -407,7 +407,7 @@ INSTALL_SHAPES: dict[str, tuple[str, object, list[tuple[str, str]]]] = {
     "misspelt-cask": (
         "darwin",
         [URL, {"brew-cask": "vendor"}],
-        [("app.darwin.install[1].brew-cask", "unknown_key")],
+        [('app.darwin.install[1]["brew-cask"]', "unknown_key")],
     ),
     "two-managers": ("win32", {**WINGET, **URL}, [("app.win32.install", "hint_ambiguous")]),
     "remote-on-winget": (
@@ -647,10 +647,10 @@ def test_each_problem_is_placed_at_its_line_and_column() -> None:
         load_declarations_text(LANGUAGE_1_1_FILE, where="plugin.yaml")
     found = [(issue.loc, issue.code, issue.line, issue.column) for issue in caught.value.issues]
     assert found == [
-        ("vendor-studio.app.display_name", "surrounding_whitespace", 3, 19),
-        ("vendor-studio.app.win32.min_os_version", "bad_version", 7, 23),
-        ("vendor-studio.app.win32.install[1]", "hint_wrong_os", 8, 44),
-        ("vendor-studio.app.linux.min_os_version", "min_os_version_linux", 12, 23),
-        ("vendor-studio.app.linux.install[0].remote", "bad_flatpak_remote", 14, 49),
-        ("vendor-studio.requires.arch[1]", "invalid_choice", 16, 20),
+        ('["vendor-studio"].app.display_name', "surrounding_whitespace", 3, 19),
+        ('["vendor-studio"].app.win32.min_os_version', "bad_version", 7, 23),
+        ('["vendor-studio"].app.win32.install[1]', "hint_wrong_os", 8, 44),
+        ('["vendor-studio"].app.linux.min_os_version', "min_os_version_linux", 12, 23),
+        ('["vendor-studio"].app.linux.install[0].remote', "bad_flatpak_remote", 14, 49),
+        ('["vendor-studio"].requires.arch[1]', "invalid_choice", 16, 20),
     ]
