@@ -301,8 +301,27 @@ def test_bytes_input_and_byte_order_marks() -> None:
                 linux:
                   location: /x
             """,
-            [("srv.app.linux.presence", "missing_key", 4, 7)],
-            id="missing-key-at-its-mapping",
+            [("srv.app.linux.presence", "missing_key", 3, 5)],
+            id="missing-key-at-the-key-of-its-mapping",
+        ),
+        pytest.param(
+            """            srv:
+              app:
+                linux:
+                  presence: executable
+                  location:
+                    - { name: v }
+            """,
+            [("srv.app.linux.location[0].kind", "missing_key", 6, 11)],
+            id="missing-key-of-a-list-item-at-the-item",
+        ),
+        pytest.param(
+            """            srv:
+              requires:
+                min_version: "2"
+            """,
+            [("srv.requires.min_version", "min_version_needs_app", 3, 18)],
+            id="min-version-needs-app-at-the-minimum",
         ),
         pytest.param(
             """\

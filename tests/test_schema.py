@@ -32,6 +32,7 @@ from hermes_decl.models import KIND_LOCATIONS
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES
 from hermes_decl.schema import (
+    ANNOTATIONS,
     DECLARATION_DEF,
     DIALECTS,
     META_SCHEMAS,
@@ -98,7 +99,7 @@ def test_draft_07_uses_definitions_and_never_silences_keywords_with_ref() -> Non
         assert "$defs" not in text
         for node in _subschemas(json_schema("draft-07", single=single)):
             if "$ref" in node:
-                assert set(node) == {"$ref"}, node
+                assert set(node) - {"$ref"} <= ANNOTATIONS, node
                 assert node["$ref"].startswith("#/definitions/")
 
 
@@ -166,55 +167,94 @@ def _subschemas(node: Any, *, rules: bool = True) -> Iterator[dict[str, Any]]:
                 yield from _subschemas(branch, rules=rules)
 
 
-def _values_described(node: dict[str, Any], described: bool, missing: list[str]) -> None:
-    described = described or "description" in node
-    if ("const" in node or "enum" in node) and not described:
-        missing.append(json.dumps(node))
-    for key in ("anyOf", "oneOf"):
-        for branch in node.get(key, ()):
-            _values_described(branch, described, missing)
-    for branch in node.get("properties", {}).values():
-        _values_described(branch, False, missing)
+def _properties(definition: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    for node in _subschemas(definition, rules=False):
+        yield from node.get("properties", {}).items()
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-def test_every_property_and_every_accepted_value_is_described(dialect: Dialect) -> None:
+def test_every_key_and_every_accepted_value_is_described_in_text_and_markdown(
+    dialect: Dialect,
+) -> None:
     schema = json_schema(dialect)
     missing: list[str] = []
     for name, definition in schema[_defs_key(dialect)].items():
-        assert definition.get("description"), name
-        for node in _subschemas(definition, rules=False):
-            for key, value in node.get("properties", {}).items():
-                if "description" not in value:
-                    missing.append(f"{name}.{key}")
-        _values_described(definition, True, missing)
+        assert definition.get("description") or definition.get("$comment"), name
+        for key, value in _properties(definition):
+            if value is True:  # a variant admits ``kind``; its union describes it
+                continue
+            if not value.get("description") or not value.get("markdownDescription"):
+                missing.append(f"{name}.{key}")
+            if "enum" in value:
+                for described in ("enumDescriptions", "markdownEnumDescriptions"):
+                    if len(value.get(described, ())) != len(value["enum"]):
+                        missing.append(f"{name}.{key} {described}")
     assert not missing
+    for node in _subschemas(schema):
+        for text in (node.get("description"), *node.get("enumDescriptions", ())):
+            assert text is None or "`" not in text, text
+        assert "const" not in node or "enum" in node or "if" not in node
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-def test_every_object_is_closed(dialect: Dialect) -> None:
+def test_a_key_s_hover_text_is_its_own_description(dialect: Dialect) -> None:
+    """Editors show the first description that applies to a value, and a key's own comes last.
+
+    So a ``$ref`` slot carries only its annotations (editors merge it with its definition, its
+    own description winning), and no subschema applied to the same value (an ``allOf`` entry, a
+    ``then`` or ``else``, or the definition one references) has a description. Nor does any
+    optional key default to null, which an editor would insert on completion.
+    """
+    schema = json_schema(dialect)
+    definitions = schema[_defs_key(dialect)]
+    for node in _subschemas(schema):
+        branches = [*node.get("allOf", ()), *node.get("anyOf", ()), *node.get("oneOf", ())]
+        branches += [node[key] for key in ("then", "else") if key in node]
+        for branch in branches:
+            assert "description" not in branch, branch
+            if "$ref" in branch:
+                target = definitions[branch["$ref"].rsplit("/", 1)[1]]
+                assert "description" not in target, branch["$ref"]
+        for value in node.get("properties", {}).values():
+            if isinstance(value, dict) and "$ref" in value:
+                assert set(value) == {"$ref", "description", "markdownDescription"}, value
+            if isinstance(value, dict) and "default" in value:
+                assert value["default"] is not None, value
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_every_mapping_is_closed(dialect: Dialect) -> None:
     definitions = json_schema(dialect)[_defs_key(dialect)]
-    objects = [name for name, body in definitions.items() if body.get("type") == "object"]
-    assert len(objects) >= 15
+    objects = [name for name, body in definitions.items() if "properties" in body]
+    assert len(objects) >= 18
     for name in objects:
+        if name in {f"{os_family.capitalize()}Location" for os_family in OS_FAMILIES}:
+            # a kind union: each kind's variant closes the mapping
+            assert definitions[name]["required"] == ["kind"], name
+            continue
         assert definitions[name]["additionalProperties"] is False, name
 
 
-def test_kind_hints_lead_to_the_kind_s_own_keys() -> None:
+def test_each_kind_leads_to_the_kind_s_own_keys() -> None:
     definitions = json_schema()["$defs"]
     hinted: set[str] = set()
     for node in _subschemas({"$defs": definitions}):
-        if "if" in node and node["if"].get("type") == "object" and "then" in node:
-            kind = node["if"]["properties"]["kind"]["const"]
-            target = definitions[node["then"]["$ref"].removeprefix("#/$defs/")]
-            kind_schema = target["properties"]["kind"]
-            branches = [kind_schema, *kind_schema.get("anyOf", [])]
-            assert kind in [branch.get("const") for branch in branches]
+        kinds = node.get("properties", {}).get("kind")
+        if not isinstance(kinds, dict):
+            continue
+        for rule in node.get("allOf", ()):
+            condition = rule.get("if", {}).get("properties", {}).get("kind")
+            if condition is None:
+                continue
+            kind = condition.get("const") or condition["enum"][0]
+            target = definitions[rule["then"]["$ref"].removeprefix("#/$defs/")]
+            assert kind in kinds["enum"]
+            assert target["properties"]["kind"] is True
             hinted.add(kind)
     assert {variant.KIND for variant in KIND_LOCATIONS} <= hinted
     flatpak = definitions["FlatpakLocation"]
     assert list(flatpak["properties"]) == ["kind", "app_id"]
-    assert flatpak["required"] == ["kind", "app_id"]
+    assert flatpak["required"] == ["app_id"]
 
 
 def _with_defs(node: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
@@ -223,32 +263,38 @@ def _with_defs(node: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-def test_every_example_is_valid_where_it_is_given(dialect: Dialect) -> None:
+def test_every_example_and_snippet_is_valid_where_it_is_given(dialect: Dialect) -> None:
     schema = json_schema(dialect)
-    count = 0
-    for node in _subschemas(schema, rules=False):
+    examples = snippets = 0
+    for node in _subschemas(schema):
+        validator = VALIDATOR_CLASSES[dialect](_with_defs(node, dialect))
         for example in node.get("examples", ()):
-            validator = VALIDATOR_CLASSES[dialect](_with_defs(node, dialect))
             assert validator.is_valid(example), (example, node.get("description"))
-            count += 1
-    assert count >= 20
+            examples += 1
+        for snippet in node.get("defaultSnippets", ()):
+            assert validator.is_valid(snippet["body"]), snippet
+            assert snippet["label"] and snippet["description"], snippet
+            snippets += 1
+    assert examples >= 15
+    assert snippets >= 15
 
 
-def test_every_location_example_parses() -> None:
+def test_every_location_snippet_and_example_parses() -> None:
     definitions = json_schema()["$defs"]
     for os_family in OS_FAMILIES:
         prefix = os_family.capitalize()
         places: list[tuple[object, str]] = [
             (path, "executable") for path in definitions[f"{prefix}PathLocation"]["examples"]
         ]
-        for variant in KIND_LOCATIONS:
-            if os_family in variant.VALID_OS:
-                for example in definitions[variant.__name__]["examples"]:
-                    places.append((example, variant.PRESENCE))
-        runtime = definitions[f"{prefix}ServerJsonLiveness"]["examples"]
+        presence = {variant.KIND: variant.PRESENCE for variant in KIND_LOCATIONS}
+        for snippet in definitions[f"{prefix}Location"]["defaultSnippets"]:
+            places.append((snippet["body"], presence[snippet["label"]]))
+        assert len(places) >= 3
+        liveness = definitions[f"{prefix}AppDef"]["properties"]["liveness"]["defaultSnippets"]
+        runtime = [snippet["body"] for snippet in liveness]
         assert runtime
-        for place, presence in places:
-            block = {"presence": presence, "location": place, "liveness": runtime[0]}
+        for place, kind_presence in places:
+            block = {"presence": kind_presence, "location": place, "liveness": runtime[0]}
             parse_declaration(NAME, {os_family: block}, None, where="example")
 
 

@@ -10,7 +10,9 @@ most ``MAX_ALIAS_NODES`` values, nesting stops at ``MAX_DEPTH`` levels, and text
 Issue locations (``loc`` and ``path``) are data paths from the top of the document, so with an
 ``at`` selection they start with the selected keys (``tool.servers.my-server.app.linux``).
 Each issue's ``line``/``column`` is: for ``unknown_key``, the key; for ``missing_key``, the key
-when it is written with a null value, else the mapping that lacks it; for ``duplicate_key``, the
+when it is written with a null value, else the key naming the mapping that lacks it (where
+editors report it), else that mapping (a list item, or the top of the document); for
+``duplicate_key``, the
 second key; for ``bad_key``, the key; otherwise the offending value (a value given by an alias at
 the alias, anything inside it at the anchored text). A lone location read as a list of one has
 no index in its path, so it is placed at the location value. A path the document lacks is placed

@@ -56,6 +56,8 @@ LOCATION_HELP = (
     "Where to look, in order: a path, a location-kind mapping, or a non-empty list of them; "
     "the first place where the application is present wins."
 )
+NO_OS_BLOCK = f"must declare at least one of {choices(OS_FAMILIES)}"
+"""What is said of an ``app`` block without any OS block."""
 VERSION_HELP = "Where to read the installed version; kind 'none' (the default) reads none."
 LIVENESS_HELP = "Where the running application publishes its MCP endpoint; default none."
 
@@ -200,7 +202,7 @@ class AppBlock(FrozenModel):
     @model_validator(mode="after")
     def _at_least_one(self) -> AppBlock:
         if not self.os_families:
-            fail("no_os_block", f"must declare at least one of {choices(OS_FAMILIES)}")
+            fail("no_os_block", NO_OS_BLOCK)
         return self
 
     @property

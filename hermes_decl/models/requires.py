@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
@@ -18,6 +19,19 @@ GPU_MEANINGS: tuple[tuple[GpuVendor, str], ...] = (
 )
 
 
+MIN_VERSION_NEEDS_APP = "needs app: true"
+APP_BLOCK_REQUIRED = "is true, but there is no app block"
+MIN_VERSION_LINUX_ONLY = (
+    "cannot be checked: Linux has no version source and app declares only linux"
+)
+
+
+def no_version_source_message(lacking: Sequence[str]) -> str:
+    """What is said of ``min_version`` when OS blocks have no version source."""
+    blocks = " and ".join(f"app.{os_family}" for os_family in lacking)
+    return f"needs a version source: set version.kind in {blocks}"
+
+
 def _min_version_form(value: str) -> str:
     wrong = min_version_problem(value)
     if wrong is not None:
@@ -28,7 +42,7 @@ def _min_version_form(value: str) -> str:
 def _minimum_needs_app(value: str, info: ValidationInfo) -> str:
     """``min_version`` needs ``app: true``, judged per field so other errors cannot hide it."""
     if info.data.get("app", True) is False:  # an invalid ``app`` is not in info.data: no verdict
-        fail("min_version_needs_app", "needs app: true")
+        fail("min_version_needs_app", MIN_VERSION_NEEDS_APP)
     return value
 
 
@@ -69,7 +83,7 @@ class RequiresWithApp(FrozenModel):
                 [
                     (
                         ("requires", "app"),
-                        problem("app_block_required", "is true, but there is no app block"),
+                        problem("app_block_required", APP_BLOCK_REQUIRED),
                         True,
                     )
                 ],
@@ -79,10 +93,7 @@ class RequiresWithApp(FrozenModel):
         declared = app.os_families
         error: PydanticCustomError | None
         if declared == ("linux",):
-            error = problem(
-                "min_version_linux_only",
-                "cannot be checked: Linux has no version source and app declares only linux",
-            )
+            error = problem("min_version_linux_only", MIN_VERSION_LINUX_ONLY)
         else:
             lacking = [
                 os_family
@@ -91,8 +102,7 @@ class RequiresWithApp(FrozenModel):
                 and (app_def := app.for_os(os_family)) is not None
                 and app_def.version_kind == "none"
             ]
-            blocks = " and ".join(f"app.{os_family}" for os_family in lacking)
-            message = f"needs a version source: set version.kind in {blocks}"
+            message = no_version_source_message(lacking)
             error = problem("min_version_no_version_source", message) if lacking else None
         if error is not None:
             fail_at("requires", [(("requires", "min_version"), error, requires.min_version)])
