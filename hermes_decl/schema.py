@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
@@ -56,9 +56,11 @@ from hermes_decl.models.requires import (
     no_version_source_message,
 )
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
-
-Dialect = Literal["2020-12", "draft-07"]
-DIALECTS: tuple[Dialect, ...] = ("2020-12", "draft-07")
+from hermes_decl.schema_files import DIALECTS as DIALECTS
+from hermes_decl.schema_files import SCHEMA_FILES as SCHEMA_FILES
+from hermes_decl.schema_files import Dialect as Dialect
+from hermes_decl.schema_files import schema_file_name as schema_file_name
+from hermes_decl.schema_files import schema_path as schema_path
 
 META_SCHEMAS: dict[Dialect, str] = {
     "2020-12": "https://json-schema.org/draft/2020-12/schema",
@@ -68,16 +70,8 @@ META_SCHEMAS: dict[Dialect, str] = {
 SCHEMA_ID_BASE = "https://hermes-decl.dev/schema/"
 """Every schema's ``$id`` is this base followed by its committed file name."""
 
-SCHEMA_FILES: tuple[tuple[str, Dialect, bool], ...] = (
-    ("declarations.schema.json", "2020-12", False),
-    ("declarations.draft-07.schema.json", "draft-07", False),
-    ("declaration.schema.json", "2020-12", True),
-    ("declaration.draft-07.schema.json", "draft-07", True),
-)
-"""The committed copies under ``schema/``: (file name, dialect, single declaration)."""
-
-REGENERATE = "python -m hermes_decl.schema --write schema/"
-"""The command that rewrites the committed copies."""
+REGENERATE = "python -m hermes_decl.schema --write hermes_decl/schemas --write schema"
+"""The command that rewrites the committed copies: the package's, and the repository's."""
 
 YAML_NOTE = (
     "Plain YAML values are read by the YAML 1.2 core schema, as editors read them: only true "
@@ -991,14 +985,6 @@ def _definitions() -> dict[str, JsonSchemaValue]:
     return definitions
 
 
-def schema_file_name(dialect: Dialect, *, single: bool) -> str:
-    """The committed file name of one schema, which is also the last segment of its ``$id``."""
-    for name, file_dialect, file_single in SCHEMA_FILES:
-        if (file_dialect, file_single) == (dialect, single):
-            return name
-    raise ValueError(f"dialect must be one of {', '.join(DIALECTS)} (got {dialect!r})")
-
-
 @functools.cache
 def _document(dialect: Dialect, single: bool) -> JsonSchemaValue:
     reference = f"#/$defs/{DECLARATION_DEF}"
@@ -1073,17 +1059,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dialect", choices=DIALECTS, default="2020-12")
     parser.add_argument("--single", action="store_true", help="one {app, requires} declaration")
     action = parser.add_mutually_exclusive_group()
-    action.add_argument("--write", metavar="DIR", type=Path, help="write every schema file")
-    action.add_argument("--check", metavar="DIR", type=Path, help="check the committed files")
+    action.add_argument(
+        "--write", metavar="DIR", type=Path, action="append", help="write every schema file"
+    )
+    action.add_argument(
+        "--check", metavar="DIR", type=Path, action="append", help="check the committed files"
+    )
     args = parser.parse_args(argv)
-    if args.write is not None:
-        for path in write_schemas(args.write):
-            print(path)
+    if args.write:
+        for directory in args.write:
+            for path in write_schemas(directory):
+                print(path)
         return 0
-    if args.check is not None:
-        stale = stale_schemas(args.check)
-        for name in stale:
-            print(f"{args.check / name}: out of date; run {REGENERATE}")
+    if args.check:
+        stale = [directory / name for directory in args.check for name in stale_schemas(directory)]
+        for path in stale:
+            print(f"{path}: out of date; run {REGENERATE}")
         return 1 if stale else 0
     sys.stdout.write(schema_text(args.dialect, single=args.single))
     return 0

@@ -556,7 +556,7 @@ def test_duplicate_keys_at_any_depth_are_reported_at_the_second_key() -> None:
     )
     assert problems(text) == [("srv.app.linux.presence", "duplicate_key", 6, 7)]
     assert error_text(text, where="f.yaml") == (
-        "f.yaml:6:7: srv.app.linux.presence: duplicate key: a key may appear once in a mapping "
+        "f.yaml:6:7: srv.app.linux.presence: duplicate key: keys must be unique in a mapping "
         "(first at line 4, column 7)"
     )
 
@@ -784,7 +784,7 @@ def test_errors_in_files_name_the_file(tmp_path: Path) -> None:
     with pytest.raises(DeclarationError) as caught:
         load_declarations_file(path)
     assert str(caught.value) == (
-        f"{path}:3:3: srv.requires: duplicate key: a key may appear once in a mapping "
+        f"{path}:3:3: srv.requires: duplicate key: keys must be unique in a mapping "
         "(first at line 2, column 3)"
     )
     with pytest.raises(DeclarationError) as caught:
@@ -976,3 +976,44 @@ def _first_json_token(text: str) -> str:
 @given(st.text(alphabet='{}[]",:0123456789.eE+-tnulraf \t\n\\/x', max_size=40))
 def test_json_looking_text_never_raises_anything_else(text: str) -> None:
     _must_be_declaration_error(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        (
+            "servers.json",
+            '{"srv": {"requires": {"gpu": "nvidia"},}}\n',
+            [("", "json_syntax", 1, 40)],
+        ),
+        (
+            "servers.json",
+            "srv:\n  requires: {gpu: nvidia}\n",
+            [("", "json_syntax", 1, 1)],
+        ),
+        ("servers.yaml", '{"srv": {"requires": {"gpu": "nvidia"},}}\n', []),
+        ("servers.yml", "srv: {requires: {gpu: nvidia}}\n", []),
+        ("servers.conf", '{"srv": {"requires": {"gpu": "nvidia"}}}\n', []),
+        ("servers.conf", "srv:\n  requires: {gpu: nvidia}\n", []),
+    ],
+    ids=[
+        "json-trailing-comma",
+        "json-name-yaml-text",
+        "yaml-name-flow-text",
+        "yml",
+        "other-name-json-content",
+        "other-name-yaml-content",
+    ],
+)
+def test_a_file_is_read_as_its_name_says(
+    tmp_path: Path, name: str, text: str, expected: list[tuple[str, str, int, int]]
+) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    if not expected:
+        assert list(load_declarations_file(path)) == ["srv"]
+        return
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_file(path)
+    assert [(i.loc, i.code, i.line, i.column) for i in caught.value.issues] == expected
+    assert caught.value.issues[0].message.startswith("is not valid JSON: ")

@@ -10,6 +10,7 @@ keys) are skipped and counted.
 from __future__ import annotations
 
 import copy
+import fnmatch
 import json
 import math
 import re
@@ -46,6 +47,7 @@ from hermes_decl.schema import (
     schema_text,
     stale_schemas,
 )
+from hermes_decl.schema_files import PACKAGE_DIRECTORY, schema_path
 from tests import test_declaration as declaration_tables
 from tests import test_rules_app_block as app_tables
 from tests import test_rules_kinds as kind_tables
@@ -53,7 +55,9 @@ from tests import test_rules_paths as path_tables
 from tests import test_rules_requires as requires_tables
 from tests.rules_helpers import NAME, PRESENCE, ROOTED, one_os, os_block
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA_DIR = ROOT / "schema"
+PACKAGE_SCHEMA_DIR = ROOT / "hermes_decl" / PACKAGE_DIRECTORY
 VALIDATOR_CLASSES = {"2020-12": Draft202012Validator, "draft-07": Draft7Validator}
 VALIDATORS = {
     (dialect, single): VALIDATOR_CLASSES[dialect](json_schema(dialect, single=single))
@@ -72,9 +76,15 @@ def _defs_key(dialect: Dialect) -> str:
 # --- the committed copies and the meta-schemas ------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    "directory", [SCHEMA_DIR, PACKAGE_SCHEMA_DIR], ids=["repository", "package"]
+)
 @pytest.mark.parametrize(("name", "dialect", "single"), SCHEMA_FILES)
-def test_committed_schema_is_current(name: str, dialect: Dialect, single: bool) -> None:
-    path = SCHEMA_DIR / name
+def test_committed_schema_is_current(
+    directory: Path, name: str, dialect: Dialect, single: bool
+) -> None:
+    """The models are the one truth: both committed copies are exactly what they generate."""
+    path = directory / name
     assert path.is_file(), f"{path} is missing; run {REGENERATE}"
     committed = path.read_bytes().decode("utf-8")
     assert committed == schema_text(dialect, single=single), (
@@ -82,6 +92,28 @@ def test_committed_schema_is_current(name: str, dialect: Dialect, single: bool) 
     )
     assert committed.endswith("}\n")
     assert json.loads(committed) == json_schema(dialect, single=single)
+
+
+@pytest.mark.parametrize(("name", "dialect", "single"), SCHEMA_FILES)
+def test_schema_path_is_the_file_shipped_in_the_package(
+    name: str, dialect: Dialect, single: bool
+) -> None:
+    path = schema_path(dialect, single=single)
+    assert path == PACKAGE_SCHEMA_DIR / name
+    assert path.read_text(encoding="utf-8") == schema_text(dialect, single=single)
+    with pytest.raises(ValueError, match="dialect must be one of"):
+        schema_path("draft-04")  # type: ignore[arg-type]
+
+
+def test_the_wheel_ships_the_schemas() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    package_data = re.search(
+        r"^\[tool\.setuptools\.package-data\]\nhermes_decl = (\[.*\])$", pyproject, re.M
+    )
+    assert package_data is not None
+    shipped = json.loads(package_data.group(1))
+    for name, _, _ in SCHEMA_FILES:
+        assert any(fnmatch.fnmatch(f"{PACKAGE_DIRECTORY}/{name}", pattern) for pattern in shipped)
 
 
 @pytest.mark.parametrize(("name", "dialect", "single"), SCHEMA_FILES)
@@ -115,8 +147,9 @@ def test_module_entry_writes_and_checks(tmp_path: Path, capsys: pytest.CaptureFi
     assert stale_schemas(tmp_path) == [name for name, _, _ in SCHEMA_FILES]
     assert main(["--check", str(tmp_path)]) == 1
     assert REGENERATE in capsys.readouterr().out
-    assert main(["--write", str(tmp_path)]) == 0
-    assert main(["--check", str(tmp_path)]) == 0
+    other = tmp_path / "other"
+    assert main(["--write", str(tmp_path), "--write", str(other)]) == 0
+    assert main(["--check", str(tmp_path), "--check", str(other)]) == 0
     assert stale_schemas(tmp_path) == []
     capsys.readouterr()
     assert main(["--dialect", "draft-07", "--single"]) == 0

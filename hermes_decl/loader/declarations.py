@@ -18,7 +18,7 @@ from hermes_decl.loader.document import (
     _in_reading_order,
     _issue,
 )
-from hermes_decl.loader.reading import _read, _read_file
+from hermes_decl.loader.reading import _read, _read_file, syntax_of
 from hermes_decl.models import Declaration
 
 
@@ -148,9 +148,13 @@ def load_declarations_file(
     where: str | None = None,
     at: str | Sequence[str] | None = None,
 ) -> dict[str, Declaration]:
-    """Parse the declarations in a YAML or JSON file, labelled with ``where`` or the path."""
+    """Parse the declarations in a YAML or JSON file, labelled with ``where`` or the path.
+
+    A ``.json`` file is read as strict JSON, a ``.yaml`` or ``.yml`` file as YAML, and any other
+    name by its content.
+    """
     data, label = _read_file(path, where)
-    return declarations_from(_read(data, label), at=at)
+    return declarations_from(_read(data, label, syntax_of(path)), at=at)
 
 
 def load_declarations(

@@ -144,7 +144,7 @@ class _Builder:
             if pair.own and key in first:
                 line, column = first[key]
                 message = (
-                    "duplicate key: a key may appear once in a mapping "
+                    "duplicate key: keys must be unique in a mapping "
                     f"(first at line {line}, column {column})"
                 )
                 if isinstance(key, str):
