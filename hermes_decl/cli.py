@@ -20,8 +20,10 @@ from hermes_decl import __version__
 
 if TYPE_CHECKING:
     from hermes_decl.errors import DeclarationError, Issue
-    from hermes_decl.models import Declaration
+    from hermes_decl.models import Declaration, OsFamily
     from hermes_decl.resolver.availability import Availability
+    from hermes_decl.resolver.host import Host
+    from hermes_decl.resolver.overrides import UserOverrides
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_STATUS_HELP = (
@@ -181,17 +183,22 @@ def _availability_json(server: str, path: str, result: Availability) -> dict[str
         "version": result.version,
         "min_version": result.min_version,
         "path": result.path,
+        "overrides_file": result.overrides_file,
         "trace": [asdict(candidate) for candidate in result.trace],
     }
 
 
 def _print_explanation(server: str, path: str, result: Availability, out: Output) -> None:
+    from hermes_decl.trace_text import trace_lines
+
     offered = out.style("offered", "good") if result.offerable else out.style("not offered", "bad")
     out.line(f"{out.style(path, 'place')}: {out.style(server, 'loc')}")
     out.line(f"  state:    {result.state.value} ({offered})")
     out.line(f"  sentence: {result.sentence()}")
     if result.os_family is not None:
         out.line(f"  os:       {result.os_family}")
+    elif result.state.value == "unsupported_os":
+        out.line("  os:       none of win32, darwin and linux")
     if result.gpu is not None:
         out.line(f"  gpu:      {result.gpu.value}")
     if result.version is not None or result.state.value == "version_too_old":
@@ -199,16 +206,39 @@ def _print_explanation(server: str, path: str, result: Availability, out: Output
         out.line(f"  version:  {result.version or 'unreadable'}{minimum}")
     if result.path is not None:
         out.line(f"  path:     {result.path}")
+    if result.overrides_file is not None:
+        out.line(f"  overrides: {result.overrides_file} (tried first)")
     if result.trace:
         out.line("  looked at:")
-    for candidate in result.trace:
-        place = candidate.path or "-"
-        extra = f"  version {candidate.version}" if candidate.version else ""
-        detail = f"  ({candidate.detail})" if candidate.detail else ""
-        out.line(
-            f"    location[{candidate.index}] {candidate.kind}: {place}: "
-            f"{candidate.outcome}{extra}{out.style(detail, 'detail')}"
-        )
+    for line in trace_lines(result.trace):
+        out.line(f"    {line}")
+
+
+def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOverrides | None:
+    """The user overrides explain applies, so that an invalid file can be shown.
+
+    explain prints an invalid file's problems itself, so the library's one-time warning about it
+    is not also printed on stderr.
+    """
+    import logging
+
+    from hermes_decl.resolver.live_host import default_host
+    from hermes_decl.resolver.overrides import logger as overrides_logger
+    from hermes_decl.resolver.overrides import user_overrides
+
+    if not overrides_logger.handlers:
+        overrides_logger.addHandler(logging.NullHandler())
+    live = host if host is not None else default_host()
+    family = os_family or live.os_family
+    return user_overrides(live, family) if family is not None else None
+
+
+def _overrides_json(overrides: UserOverrides | None) -> dict[str, Any] | None:
+    if overrides is None:
+        return None
+    error = overrides.error
+    issues = [_issue_json(issue, error.where) for issue in error.issues] if error else []
+    return {"file": overrides.path, "valid": error is None, "issues": issues}
 
 
 def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
@@ -239,6 +269,7 @@ def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
     except DeclarationError as snapshot_error:
         err.error(snapshot_error)
         return _failure_status(snapshot_error)
+    overrides = _explain_overrides(host, args.os)
     results = [
         (path, name, availability(decl, host=host, os_family=args.os))
         for path, found in loaded
@@ -246,8 +277,15 @@ def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
         if args.server in (None, name)
     ]
     if args.json:
-        out.data([_availability_json(name, path, result) for path, name, result in results])
+        payload = [_availability_json(name, path, result) for path, name, result in results]
+        for entry in payload:
+            entry["overrides"] = _overrides_json(overrides)
+        out.data(payload)
     else:
+        if overrides is not None and overrides.error is not None:
+            out.line(f"{overrides.path}: ignored, the overrides file is invalid:")
+            out.error(overrides.error)
+            out.line()
         for index, (path, name, result) in enumerate(results):
             if index:
                 out.line()
@@ -288,6 +326,28 @@ def _schema(args: argparse.Namespace, out: Output, err: Output) -> int:
     return EXIT_OK
 
 
+# --- override ----------------------------------------------------------------------------------
+
+OVERRIDES_ENV = "HERMES_DECL_OVERRIDES"
+"""``hermes_decl.resolver.overrides.OVERRIDES_ENV``, named in help without importing it."""
+
+
+def _add_override(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("server", metavar="SERVER", help="the configured server name")
+    parser.add_argument(
+        "path", metavar="PATH", help="where the application is (may use ~, $VAR, *)"
+    )
+    parser.add_argument(
+        "--os", choices=OS_FAMILIES, help="the OS family the place is for (default: this one)"
+    )
+
+
+def _override(args: argparse.Namespace, out: Output, err: Output) -> int:
+    from hermes_decl.cli_override import run_override
+
+    return run_override(args, out.stream)
+
+
 # --- the command line --------------------------------------------------------------------------
 
 Run = Callable[[argparse.Namespace, Output, Output], int]
@@ -325,6 +385,15 @@ COMMANDS: tuple[Command, ...] = (
         "Print the JSON Schema, for editors and validators.",
         _add_schema,
         _schema,
+    ),
+    Command(
+        "override",
+        "add a place where a server's application is, to the user's overrides file",
+        "Add PATH first among SERVER's extra places for one OS, in the user's overrides file "
+        f"(or the file {OVERRIDES_ENV} names). Overrides are tried before the declaration's "
+        "own locations; PATH follows the rules of a declaration's location.",
+        _add_override,
+        _override,
     ),
 )
 """Every subcommand, in the order ``--help`` lists them; a new command is one more entry."""

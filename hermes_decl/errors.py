@@ -68,7 +68,8 @@ _UNION_TAGS = (
     | {PathLocation.KIND}
 )
 _UNION_FIELDS = ("version", "liveness")
-_UNION_LISTS = ("location",)
+_UNION_LISTS = ("location", *OS_FAMILIES)
+"""Keys whose value is a list of locations: ``location``, and an OS key of the overrides file."""
 
 _TYPE_RULES: dict[str, tuple[str, str]] = {
     "string_type": ("wrong_type", "must be a string"),

@@ -62,7 +62,12 @@ class HostSnapshot(FrozenModel):
     )
     env: dict[str, str] = Field(default_factory=dict, description="Environment variables.")
     home: str | None = Field(default=None, description="The user's home directory.")
-    machine: str = Field(default="x86_64", description="The CPU architecture, e.g. arm64.")
+    native_machine: str = Field(
+        default="x86_64", description="The machine's CPU architecture: x86_64 or arm64."
+    )
+    search_path: str | None = Field(
+        default=None, description="The search path commands are found on instead of env PATH."
+    )
     files: tuple[SnapshotFile, ...] = Field(
         default=(), description="Regular files: a path, or {path, pe_version}."
     )
@@ -78,7 +83,13 @@ class HostSnapshot(FrozenModel):
 
     def to_host(self) -> FakeHost:
         """A ``FakeHost`` set up as the snapshot describes."""
-        host = FakeHost(self.os_family, env=self.env, home=self.home, machine=self.machine)
+        host = FakeHost(
+            self.os_family,
+            env=self.env,
+            home=self.home,
+            native_machine=self.native_machine,
+            search_path=self.search_path,
+        )
         for directory in self.dirs:
             host.add_dir(directory)
         for file in self.files:

@@ -15,7 +15,8 @@ the real filesystem, environment or registry, and every question asked is counte
 
 Paths must be absolute for the host's OS (``/…`` for linux and darwin, ``C:\\…`` for win32). On
 win32 they are case-insensitive and accept both ``\\`` and ``/``; elsewhere they are
-case-sensitive. Adding a file implies its parent directories.
+case-sensitive. Adding a file implies its parent directories. ``FakeHost(None)`` is a machine
+whose OS is none of the three (FreeBSD, AIX…), with POSIX paths.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections.abc import Mapping
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.host import UninstallEntry
 from hermes_decl.resolver.live_host import MAX_DIR_ENTRIES
+from hermes_decl.resolver.native_machine import normalise_machine
 from hermes_decl.resolver.pathsearch import search_path
 from hermes_decl.testing_pe import build_pe
 
@@ -44,27 +46,32 @@ class FakeHost:
 
     ``calls`` counts calls by method name and ``call_log`` keeps ``(method, args)`` in order;
     ``reset_calls()`` empties both. Reading the ``os_family`` property is not counted: it is a
-    fixed fact of the host, not a question about the machine. Setup methods (``add_*``,
-    ``set_env``) are not counted either, and return the host so they can be chained.
+    fixed fact of the host, not a question about the machine. ``search_path``, when given, is
+    what ``which`` searches instead of PATH (a host's login-shell PATH, say). Setup methods
+    (``add_*``, ``set_env``) are not counted either, and return the host so they can be chained.
     """
 
     def __init__(
         self,
-        os_family: OsFamily = "linux",
+        os_family: OsFamily | None = "linux",
         *,
         env: Mapping[str, str] | None = None,
         home: str | None = None,
-        machine: str = "x86_64",
+        native_machine: str = "x86_64",
+        search_path: str | None = None,
         users: Mapping[str, str] | None = None,
     ) -> None:
-        if os_family not in ("win32", "darwin", "linux"):
-            raise ValueError(f"os_family must be 'win32', 'darwin' or 'linux', got {os_family!r}")
-        self._os_family: OsFamily = os_family
+        if os_family is not None and os_family not in ("win32", "darwin", "linux"):
+            raise ValueError(
+                f"os_family must be 'win32', 'darwin', 'linux' or None, got {os_family!r}"
+            )
+        self._os_family: OsFamily | None = os_family
         self._env: dict[str, str] = {}
         for name, value in (env or {}).items():
             self.set_env(name, value)
         self._home = home
-        self._machine = machine
+        self._native_machine = normalise_machine(native_machine)
+        self._search_path = search_path
         self._users = dict(users or {})
         self._files: dict[str, bytes] = {}
         self._dirs: set[str] = set()
@@ -192,7 +199,7 @@ class FakeHost:
     # -- the Host protocol -------------------------------------------------------------------
 
     @property
-    def os_family(self) -> OsFamily:
+    def os_family(self) -> OsFamily | None:
         """The OS family given to the constructor (reading it is not counted)."""
         return self._os_family
 
@@ -238,12 +245,12 @@ class FakeHost:
         return self._files[key][offset : offset + size]
 
     def which(self, name: str) -> str | None:
-        """A command on the environment's PATH (PATHEXT on win32), found among added files."""
+        """A command on the search path given, else PATH (PATHEXT on win32), among added files."""
         self._record("which", name)
         return search_path(
             name,
             os_family=self._os_family,
-            path=self._getenv("PATH"),
+            path=self._search_path if self._search_path is not None else self._getenv("PATH"),
             pathext=self._getenv("PATHEXT"),
             is_file=self._is_file,
         )
@@ -258,10 +265,10 @@ class FakeHost:
         self._record("display_device_ids")
         return tuple(self._display_ids)
 
-    def machine(self) -> str:
-        """The architecture given to the constructor."""
-        self._record("machine")
-        return self._machine
+    def native_machine(self) -> str:
+        """The architecture given to the constructor, normalised (``AMD64`` is ``x86_64``)."""
+        self._record("native_machine")
+        return self._native_machine
 
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id was added (and has not ended)."""
@@ -296,7 +303,11 @@ class FakeHost:
     def _require(self, os_family: OsFamily, method: str) -> None:
         """Refuse a setup method that makes no sense for this host's OS."""
         if self._os_family != os_family:
-            raise ValueError(f"{method} is for {os_family} hosts; this host is {self._os_family}")
+            raise ValueError(f"{method} is for {os_family} hosts; this host is {self._os_text()}")
+
+    def _os_text(self) -> str:
+        """The host's OS family for messages (a POSIX OS none of the three has no family)."""
+        return self._os_family or "POSIX (no OS family)"
 
     def _root_key(self, drive: str = "c") -> str:
         """The key of the filesystem root (``/``, or a drive's root on win32)."""
@@ -355,7 +366,7 @@ class FakeHost:
         """``path``'s key and names for a setup method, which insists on an absolute path."""
         split = self._split(path)
         if split is None or not split[1]:
-            raise ValueError(f"not an absolute {self._os_family} path below the root: {path!r}")
+            raise ValueError(f"not an absolute {self._os_text()} path below the root: {path!r}")
         root, names = split
         return self._key_of(root, names), names
 

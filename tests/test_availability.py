@@ -141,13 +141,18 @@ def test_linux_command_on_path_stops_at_the_first_hit() -> None:
 def test_linux_flatpak_and_snap_known_dirs() -> None:
     host = FakeHost("linux", env={"PATH": "/usr/bin"}, home="/home/u")
     host.add_executable("/snap/bin/vendor")
-    result = availability(decl(ALL_OS, app=True), host=host)
+    packages = {**LINUX_APP, "location": LINUX_APP["location"][1:]}
+    result = availability(decl({"linux": packages}, app=True), host=host)
     assert (result.state, result.path) == ("available", "/snap/bin/vendor")
-    assert [(c.kind, c.path, c.outcome) for c in result.trace] == [
-        ("command", "vendor", "absent"),
-        ("flatpak", "/var/lib/flatpak/exports/bin/com.vendor.App", "absent"),
-        ("flatpak", "/home/u/.local/share/flatpak/exports/bin/com.vendor.App", "absent"),
-        ("snap", "/snap/bin/vendor", "present"),
+    assert [(c.kind, c.path, c.outcome, c.via) for c in result.trace] == [
+        ("flatpak", "/var/lib/flatpak/exports/bin/com.vendor.App", "absent", "known_folder"),
+        (
+            "flatpak",
+            "/home/u/.local/share/flatpak/exports/bin/com.vendor.App",
+            "absent",
+            "known_folder",
+        ),
+        ("snap", "/snap/bin/vendor", "present", "known_folder"),
     ]
 
 

@@ -195,4 +195,5 @@ def test_known_dirs_answer_for_the_os_asked_about() -> None:
     )
     assert known_dirs("snap", "linux", no_env) == ("/snap/bin",)
     assert known_dirs("snap", "win32", no_env) == ()
-    assert known_dirs("command", "linux", no_env) == ()
+    assert known_dirs("command", "linux", no_env)[:2] == ("~/.local/bin", "/usr/local/bin")
+    assert known_dirs("uninstall_registry", "win32", no_env) == ()

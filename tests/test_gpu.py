@@ -62,7 +62,8 @@ def test_linux_fixture_trees(tree: str, expected: str) -> None:
     ("machine", "expected"), [("arm64", "apple_silicon"), ("x86_64", "unknown")]
 )
 def test_darwin_fixture_tree(machine: str, expected: str) -> None:
-    assert gpu_class(RootedHost(HOSTS / "darwin-apps", "darwin", machine=machine)) == expected
+    host = RootedHost(HOSTS / "darwin-apps", "darwin", native_machine=machine)
+    assert gpu_class(host) == expected
 
 
 def test_datacenter_answer_comes_from_the_proc_file_alone() -> None:
@@ -246,9 +247,9 @@ def test_windows_via_rooted_host() -> None:
     ],
 )
 def test_darwin_table(machine: str, expected: str) -> None:
-    host = FakeHost("darwin", machine=machine)
+    host = FakeHost("darwin", native_machine=machine)
     assert gpu_class(host) == expected
-    assert dict(host.calls) == {"machine": 1}
+    assert dict(host.calls) == {"native_machine": 1}
 
 
 @pytest.mark.parametrize("os_family", ["linux", "win32", "darwin"])
@@ -292,7 +293,7 @@ class SlottedHost:
         self.inner = inner
 
     @property
-    def os_family(self) -> OsFamily:
+    def os_family(self) -> OsFamily | None:
         return self.inner.os_family
 
     def getenv(self, name: str) -> str | None:
@@ -325,8 +326,8 @@ class SlottedHost:
     def display_device_ids(self) -> tuple[str, ...]:
         return self.inner.display_device_ids()
 
-    def machine(self) -> str:
-        return self.inner.machine()
+    def native_machine(self) -> str:
+        return self.inner.native_machine()
 
     def process_alive(self, pid: int) -> bool:
         return self.inner.process_alive(pid)

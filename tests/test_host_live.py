@@ -20,6 +20,7 @@ from hermes_decl.resolver.live_host import (
     pid_exists,
     read_regular_file,
 )
+from hermes_decl.resolver.native_machine import ARCHITECTURES, normalise_machine
 
 
 @pytest.fixture
@@ -203,26 +204,50 @@ def test_registry_methods_are_empty_off_windows() -> None:
         assert host.display_device_ids() == ()
 
 
-def test_machine_is_platform_machine(host: LiveHost) -> None:
-    assert host.machine() == platform.machine()
+@pytest.mark.skipif(
+    sys.platform in ("win32", "darwin"), reason="Rosetta and Windows emulation can differ there"
+)
+def test_native_machine_is_the_normalised_platform_machine_elsewhere(host: LiveHost) -> None:
+    assert host.native_machine() == normalise_machine(platform.machine())
+    assert host.native_machine() in (*ARCHITECTURES, normalise_machine(platform.machine()))
 
 
 def test_repr_names_the_family() -> None:
     assert repr(LiveHost("darwin")) == "LiveHost(os_family='darwin')"
 
 
-@pytest.mark.parametrize(
-    "first",
-    ["hermes_decl.resolver.live_host", "hermes_decl.resolver.host", "hermes_decl.resolver.gpu"],
-)
-def test_host_module_re_exports_the_live_host_in_any_import_order(first: str) -> None:
+HOST_SEAM_MODULES = [
+    "hermes_decl.resolver.host",
+    "hermes_decl.resolver.live_host",
+    "hermes_decl.resolver.rooted_host",
+    "hermes_decl.resolver.winregistry",
+    "hermes_decl.resolver.gpu",
+    "hermes_decl.testing",
+]
+
+
+@pytest.mark.parametrize("first", HOST_SEAM_MODULES, ids=HOST_SEAM_MODULES)
+def test_the_host_seam_imports_in_any_order(first: str) -> None:
     import subprocess
 
     code = (
         f"import {first}\n"
-        "from hermes_decl.resolver import host, live_host\n"
-        "assert host.LiveHost is live_host.LiveHost\n"
-        "assert host.default_host() is live_host.default_host()\n"
+        "from hermes_decl.resolver.host import Host, UninstallEntry\n"
+        "from hermes_decl.resolver.live_host import LiveHost, default_host\n"
+        "from hermes_decl.resolver.winregistry import read_uninstall_entries\n"
+        "assert isinstance(default_host(), Host) and default_host() is default_host()\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_the_protocol_module_imports_no_implementation() -> None:
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "import hermes_decl.resolver.host\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('hermes_decl.'))\n"
+        "assert loaded == ['hermes_decl.resolver', 'hermes_decl.resolver.host'], loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
@@ -264,3 +289,12 @@ def test_relative_paths_are_never_touched(tmp_path: Path) -> None:
     assert host.list_dir(relative_dir) == ()
     assert host.read_file(relative_file, 10) is None
     assert host.is_file(str(tmp_path / "dir" / "tool.exe")) is True
+
+
+def test_the_protocol_module_still_offers_the_live_host() -> None:
+    from hermes_decl.resolver import host as seam
+
+    assert seam.LiveHost is LiveHost
+    assert seam.default_host() is default_host()
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        _ = seam.Nothing

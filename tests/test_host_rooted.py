@@ -59,7 +59,7 @@ def test_user_home_reads_the_trees_passwd() -> None:
 
 
 def test_darwin_tree_bundles_and_user_home() -> None:
-    host = RootedHost(HOSTS / "darwin-apps", "darwin", home="/Users/dev", machine="arm64")
+    host = RootedHost(HOSTS / "darwin-apps", "darwin", home="/Users/dev", native_machine="ARM64")
     plist = host.read_file("/Applications/Vendor.app/Contents/Info.plist", 1 << 16)
     assert plist is not None
     assert plist.startswith(b"bplist00")
@@ -68,7 +68,7 @@ def test_darwin_tree_bundles_and_user_home() -> None:
     assert host.is_dir("/Users/dev/Applications/Tool.app")
     assert host.user_home("dev") == "/Users/dev"
     assert host.user_home("guest") is None
-    assert host.machine() == "arm64"
+    assert host.native_machine() == "arm64"
 
 
 def test_environment_is_only_what_was_given() -> None:

@@ -526,7 +526,9 @@ def test_the_rebuilt_url_is_checked_again(path: str) -> None:
 def live_app_def(directory: Path) -> tuple[AppDef, Path]:
     """A declaration whose runtime file is ``server.json`` in ``directory``, by absolute path."""
     runtime_file = directory / "server.json"
-    return app_def(current_os_family(), path=str(runtime_file)), runtime_file
+    os_family = current_os_family()
+    assert os_family is not None, "the tests run on Windows, macOS or Linux"
+    return app_def(os_family, path=str(runtime_file)), runtime_file
 
 
 def live_result(found: AppDef) -> object:

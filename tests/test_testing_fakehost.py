@@ -299,9 +299,11 @@ def test_user_home_comes_from_users() -> None:
 
 
 @pytest.mark.parametrize("os_family", OS_FAMILIES)
-def test_machine(os_family: OsFamily) -> None:
-    assert FakeHost(os_family).machine() == "x86_64"
-    assert FakeHost(os_family, machine="arm64").machine() == "arm64"
+def test_native_machine_is_given_and_normalised(os_family: OsFamily) -> None:
+    assert FakeHost(os_family).native_machine() == "x86_64"
+    assert FakeHost(os_family, native_machine="arm64").native_machine() == "arm64"
+    assert FakeHost(os_family, native_machine="aarch64").native_machine() == "arm64"
+    assert FakeHost(os_family, native_machine="AMD64").native_machine() == "x86_64"
 
 
 def test_which_on_posix_uses_path_and_only_counts_once() -> None:
@@ -346,7 +348,7 @@ def test_every_protocol_call_is_counted_and_logged(os_family: OsFamily) -> None:
     host.which("x")
     host.uninstall_entries()
     host.display_device_ids()
-    host.machine()
+    host.native_machine()
     host.process_alive(7)
     host.is_file(root)
     methods = [
@@ -360,7 +362,7 @@ def test_every_protocol_call_is_counted_and_logged(os_family: OsFamily) -> None:
         "which",
         "uninstall_entries",
         "display_device_ids",
-        "machine",
+        "native_machine",
         "process_alive",
     ]
     assert host.calls == Counter({**dict.fromkeys(methods, 1), "is_file": 2})
@@ -387,7 +389,7 @@ def test_every_protocol_method_is_counted() -> None:
         "which",
         "uninstall_entries",
         "display_device_ids",
-        "machine",
+        "native_machine",
         "process_alive",
     }
 

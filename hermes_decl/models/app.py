@@ -27,7 +27,7 @@ from hermes_decl.models.liveness import (
     NoLiveness,
     ServerJsonLiveness,
 )
-from hermes_decl.models.locations import LocationSpec, as_location_list, location_item
+from hermes_decl.models.locations import LocationSpec, location_list
 from hermes_decl.models.version import (
     VERSION_VARIANTS,
     NoVersion,
@@ -132,11 +132,6 @@ class AppDef(FrozenModel):
         return live.endpoint_path if isinstance(live, ServerJsonLiveness) else DEFAULT_ENDPOINT_PATH
 
 
-def _location_list(os_family: OsFamily) -> Any:
-    item = location_item(os_family)
-    return Annotated[tuple[item, ...], BeforeValidator(as_location_list)]  # type: ignore[valid-type]
-
-
 def _version(os_family: OsFamily) -> Any:
     return kind_union(os_family, VERSION_VARIANTS, default_kind="none", wrong_os_at_kind=True)
 
@@ -151,7 +146,7 @@ class Win32AppDef(AppDef):
     """The application on Windows."""
 
     os_family: ClassVar[OsFamily] = "win32"
-    locations: _location_list("win32") = Field(  # type: ignore[valid-type]
+    locations: location_list("win32") = Field(  # type: ignore[valid-type]
         alias="location", description=LOCATION_HELP
     )
     version: _version("win32") = Field(  # type: ignore[valid-type]
@@ -166,7 +161,7 @@ class DarwinAppDef(AppDef):
     """The application on macOS."""
 
     os_family: ClassVar[OsFamily] = "darwin"
-    locations: _location_list("darwin") = Field(  # type: ignore[valid-type]
+    locations: location_list("darwin") = Field(  # type: ignore[valid-type]
         alias="location", description=LOCATION_HELP
     )
     version: _version("darwin") = Field(  # type: ignore[valid-type]
@@ -181,7 +176,7 @@ class LinuxAppDef(AppDef):
     """The application on Linux."""
 
     os_family: ClassVar[OsFamily] = "linux"
-    locations: _location_list("linux") = Field(  # type: ignore[valid-type]
+    locations: location_list("linux") = Field(  # type: ignore[valid-type]
         alias="location", description=LOCATION_HELP
     )
     version: _version("linux") = Field(  # type: ignore[valid-type]

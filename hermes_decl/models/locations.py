@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, Field, ValidationInfo, model_serializer
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, model_serializer
 
 from hermes_decl.models import rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence, fail
@@ -197,6 +197,12 @@ def location_item(os_family: OsFamily) -> Any:
         string_variant=PATH_LOCATIONS[os_family],
     )
     return Annotated[union, AfterValidator(_check_presence)]
+
+
+def location_list(os_family: OsFamily) -> Any:
+    """The type of a ``location`` value under an OS block: one place or a non-empty list."""
+    item = location_item(os_family)
+    return Annotated[tuple[item, ...], BeforeValidator(as_location_list)]  # type: ignore[valid-type]
 
 
 EMPTY_LOCATION = "must not be empty: give a path, a location mapping, or a list of them"

@@ -2,7 +2,9 @@
 
 ``LOCATION_KINDS`` is built from the model variants (their OS, key and presence) plus one
 locator per kind, so the table and the union cannot drift. Locating is lazy: it yields one
-``Candidate`` per place examined, so a caller can stop at the first hit.
+``Candidate`` per place examined, so a caller can stop at the first hit. Each candidate says
+where its location came from (the declaration or the user overrides file) and how the place was
+reached (the search path, a known folder, an uninstall entry).
 """
 
 from __future__ import annotations
@@ -22,11 +24,19 @@ from hermes_decl.models import (
     Presence,
 )
 from hermes_decl.models.rules import starts_with_two_separators
-from hermes_decl.resolver.expand import expand, join, match_pattern, unsafe_reason
-from hermes_decl.resolver.host import Host
+from hermes_decl.resolver.expand import expand, join, match_pattern, normalise, unsafe_reason
+from hermes_decl.resolver.host import Host, UninstallEntry
 from hermes_decl.resolver.known_dirs import known_dirs
+from hermes_decl.resolver.pathsearch import find_in_folder
 
 Outcome = Literal["present", "absent", "no_match", "refused"]
+
+Source = Literal["declaration", "overrides"]
+"""Where a location came from: the OS block's ``location`` list, or the user overrides file."""
+
+Via = Literal["search_path", "known_folder", "uninstall_entry"]
+"""How a locator reached a place: the host's search path (PATH), a known folder, an uninstall
+entry's InstallLocation; None for a path location."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +44,7 @@ class Candidate:
     """One place examined: which location produced it, where it is, and what was found there."""
 
     index: int
-    """The location's index in the OS block's ``location`` list."""
+    """The location's index in its list: the OS block's ``location``, or the overrides'."""
     kind: str
     """The location's kind: ``path`` or a location kind."""
     path: str | None
@@ -45,6 +55,14 @@ class Candidate:
     """Why a place was refused, or what it was."""
     version: str | None = None
     """The version read from a present copy, when one was read."""
+    source: Source = "declaration"
+    """Where the location came from: ``declaration`` or ``overrides`` (the user overrides file)."""
+    via: Via | None = None
+    """How the place was reached: ``search_path``, ``known_folder`` or ``uninstall_entry``."""
+    entry: UninstallEntry | None = None
+    """The uninstall entry the place was found through, for ``via == "uninstall_entry"``."""
+    version_detail: str | None = None
+    """Where the version came from when that is not the copy itself, or why it is unreadable."""
 
 
 @dataclass(frozen=True)
@@ -54,11 +72,29 @@ class Look:
     path: str | None
     detail: str | None = None
     pattern: bool = False
-    known_present: bool = False
-    """The locator already saw a regular file there (a PATH search), so it is not checked again."""
+    present: bool | None = None
+    """Whether the locator already saw the application there; None: it must be checked."""
+    via: Via | None = None
+    entry: UninstallEntry | None = None
 
 
-Locator = Callable[[KindLocation, OsFamily, Host], Iterator[Look]]
+class Lookup:
+    """One evaluation's view of a host: the host, the OS family evaluated, and facts read once."""
+
+    def __init__(self, host: Host, os_family: OsFamily) -> None:
+        self.host = host
+        self.os_family = os_family
+        self._entries: tuple[UninstallEntry, ...] | None = None
+
+    @property
+    def uninstall_entries(self) -> tuple[UninstallEntry, ...]:
+        """The host's uninstall entries, asked for at most once per evaluation."""
+        if self._entries is None:
+            self._entries = self.host.uninstall_entries()
+        return self._entries
+
+
+Locator = Callable[[KindLocation, Lookup], Iterator[Look]]
 
 
 @dataclass(frozen=True)
@@ -73,41 +109,67 @@ class LocationKind:
     locate: Locator
 
 
-def _look_in_known_dirs(location: KindLocation, os_family: OsFamily, host: Host) -> Iterator[Look]:
+def _look_in_known_dirs(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
+    os_family, host = lookup.os_family, lookup.host
     for template in known_dirs(location.KIND, os_family, host.getenv):
         directory = expand(template, os_family, host)
         if directory.path is None:
-            yield Look(None, directory.refused)
+            yield Look(None, directory.refused, via="known_folder")
         else:
-            yield Look(join(os_family, directory.path, location.target))
+            yield Look(join(os_family, directory.path, location.target), via="known_folder")
 
 
-def _look_on_path(location: KindLocation, os_family: OsFamily, host: Host) -> Iterator[Look]:
-    found = host.which(location.target)
+def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
+    """The host's search path first, then the known bin folders a desktop session may lack."""
+    os_family, host, name = lookup.os_family, lookup.host, location.target
+    found = host.which(name)
     if found:
-        yield Look(found, known_present=True)
+        yield Look(found, present=True, via="search_path")
     else:
-        yield Look(location.target, "not found on PATH")
+        yield Look(name, present=False, via="search_path")
+    pathext = host.getenv("PATHEXT") if os_family == "win32" else None
+    for template in known_dirs("command", os_family, host.getenv):
+        folder = expand(template, os_family, host)
+        if folder.path is None:
+            yield Look(None, folder.refused, via="known_folder")
+            continue
+        hit = find_in_folder(
+            name, folder.path, os_family=os_family, pathext=pathext, is_file=host.is_file
+        )
+        if hit is None:
+            yield Look(join(os_family, folder.path, name), present=False, via="known_folder")
+        elif found is None or not _same_place(hit, found, os_family):
+            yield Look(normalise(os_family, hit), present=True, via="known_folder")
+        # else: a folder that is also on the search path gives nothing new
 
 
-def _look_in_uninstall_entries(
-    location: KindLocation, os_family: OsFamily, host: Host
-) -> Iterator[Look]:
+def _same_place(first: str, second: str, os_family: OsFamily) -> bool:
+    """Whether two paths name the same place (Windows: either separator, any case)."""
+    if os_family == "win32":
+        return normalise(os_family, first).casefold() == normalise(os_family, second).casefold()
+    return first == second
+
+
+def _look_in_uninstall_entries(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     file = getattr(location, "file", "")
-    for entry in host.uninstall_entries():
+    for entry in lookup.uninstall_entries:
         folder = (entry.install_location or "").strip().strip('"')
         if not (entry.display_name or "").startswith(location.target) or not folder:
             continue
+        via: Via = "uninstall_entry"
         if starts_with_two_separators(folder):
-            yield Look(None, f"install location {folder} is a UNC path")
+            yield Look(None, f"install location {folder} is a UNC path", via=via, entry=entry)
             continue
         candidate = join("win32", folder, file)
         reason = unsafe_reason(candidate, "win32")
-        yield Look(None, f"{candidate} {reason}") if reason else Look(candidate)
+        if reason:
+            yield Look(None, f"{candidate} {reason}", via=via, entry=entry)
+        else:
+            yield Look(candidate, via=via, entry=entry)
 
 
 _LOCATORS: dict[str, Locator] = {
-    "command": _look_on_path,
+    "command": _look_for_command,
     "uninstall_registry": _look_in_uninstall_entries,
     "app_bundle": _look_in_known_dirs,
     "flatpak": _look_in_known_dirs,
@@ -130,7 +192,8 @@ LOCATION_KINDS: MappingProxyType[str, LocationKind] = MappingProxyType(
 """Every location kind by name."""
 
 
-def _look_at_path(location: PathLocation, os_family: OsFamily, host: Host) -> Iterator[Look]:
+def _look_at_path(location: PathLocation, lookup: Lookup) -> Iterator[Look]:
+    os_family, host = lookup.os_family, lookup.host
     expansion = expand(location.path, os_family, host)
     if expansion.path is None:
         yield Look(None, expansion.refused)
@@ -144,10 +207,10 @@ def _look_at_path(location: PathLocation, os_family: OsFamily, host: Host) -> It
         yield Look(expansion.path)
 
 
-def _looks(location: LocationSpec, os_family: OsFamily, host: Host) -> Iterator[Look]:
+def _looks(location: LocationSpec, lookup: Lookup) -> Iterator[Look]:
     if isinstance(location, PathLocation):
-        return _look_at_path(location, os_family, host)
-    return LOCATION_KINDS[location.KIND].locate(location, os_family, host)
+        return _look_at_path(location, lookup)
+    return LOCATION_KINDS[location.KIND].locate(location, lookup)
 
 
 def is_present(path: str, presence: Presence, os_family: OsFamily, host: Host) -> bool:
@@ -157,18 +220,60 @@ def is_present(path: str, presence: Presence, os_family: OsFamily, host: Host) -
     return host.is_dir(path) and host.is_file(join(os_family, path, "Contents", "Info.plist"))
 
 
-def locate(app_def: AppDef, os_family: OsFamily, host: Host) -> Iterator[Candidate]:
-    """Every place the OS block's locations lead to, in order, each with what was found there."""
-    for index, location in enumerate(app_def.locations):
-        for look in _looks(location, os_family, host):
-            if look.path is None:
-                outcome: Outcome = "refused"
-            elif look.pattern:
-                outcome = "no_match"
-            elif look.known_present or (
-                look.detail is None and is_present(look.path, app_def.presence, os_family, host)
-            ):
-                outcome = "present"
-            else:
-                outcome = "absent"
-            yield Candidate(index, location.kind, look.path, outcome, look.detail)
+def _presence_refusal(location: LocationSpec, presence: Presence) -> str | None:
+    """Why an override's location kind cannot find this block's presence, or None.
+
+    The declaration's own locations were checked against their block when it was parsed.
+    """
+    if isinstance(location, KindLocation) and presence != location.PRESENCE:
+        return (
+            f"kind {location.KIND!r} finds a{'n' if location.PRESENCE == 'executable' else ''} "
+            f"{location.PRESENCE}, but the declaration's presence is {presence!r}"
+        )
+    return None
+
+
+def locate(
+    app_def: AppDef,
+    lookup: Lookup,
+    overrides: tuple[LocationSpec, ...] = (),
+) -> Iterator[Candidate]:
+    """Every place the overrides' and then the OS block's locations lead to, in order.
+
+    Each place comes with what was found there. An override whose kind finds another presence
+    than the block's (a bundle for an executable) is refused, not looked at.
+    """
+    sources: tuple[tuple[Source, tuple[LocationSpec, ...]], ...] = (
+        ("overrides", overrides),
+        ("declaration", app_def.locations),
+    )
+    for source, locations in sources:
+        for index, location in enumerate(locations):
+            refusal = (
+                _presence_refusal(location, app_def.presence) if source == "overrides" else None
+            )
+            if refusal is not None:
+                yield Candidate(index, location.kind, None, "refused", refusal, source=source)
+                continue
+            for look in _looks(location, lookup):
+                yield Candidate(
+                    index,
+                    location.kind,
+                    look.path,
+                    _outcome(look, app_def.presence, lookup),
+                    look.detail,
+                    source=source,
+                    via=look.via,
+                    entry=look.entry,
+                )
+
+
+def _outcome(look: Look, presence: Presence, lookup: Lookup) -> Outcome:
+    if look.path is None:
+        return "refused"
+    if look.pattern:
+        return "no_match"
+    present = look.present
+    if present is None:
+        present = is_present(look.path, presence, lookup.os_family, lookup.host)
+    return "present" if present else "absent"

@@ -7,11 +7,12 @@ from enum import Enum
 
 from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, OsFamily
 from hermes_decl.models.common import OS_NAMES
-from hermes_decl.resolver.app import Candidate, locate
+from hermes_decl.resolver.app import Candidate, Lookup, locate
 from hermes_decl.resolver.found_version import read_version
 from hermes_decl.resolver.gpu import GpuClass, gpu_class
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.live_host import default_host
+from hermes_decl.resolver.overrides import user_overrides
 from hermes_decl.versions import satisfies, version_key
 
 
@@ -48,11 +49,13 @@ class Availability:
     name: str = ""
     """The declaration's name, used in sentences when no display name is given."""
     os_family: OsFamily | None = None
-    """The OS family evaluated; None when nothing needed it."""
+    """The OS family evaluated; None when nothing needed it, or the OS is none of the three."""
     gpu: GpuClass | None = None
     """The host's GPU class, when the declaration required a GPU."""
     trace: tuple[Candidate, ...] = ()
     """Every place examined, in order, with its outcome and the version read there."""
+    overrides_file: str | None = None
+    """The user overrides file whose places for this server were tried first, when any were."""
 
     @property
     def offerable(self) -> bool:
@@ -112,7 +115,8 @@ def availability(
         host = default_host()
     family = os_family or host.os_family
     verdict = replace(verdict, os_family=family)
-    app_def = decl.app_for(family)
+    # On an OS that is none of the three (family None) no block can apply.
+    app_def = decl.app_for(family) if family is not None else None
     if requires.app and app_def is None:
         return replace(verdict, state=AvailabilityState.UNSUPPORTED_OS)
     if requires.gpu is not None:
@@ -122,7 +126,7 @@ def availability(
             return replace(verdict, state=AvailabilityState.UNSUPPORTED_GPU)
     if app_def is None or not requires.app:
         return verdict
-    return _locate_and_compare(verdict, app_def, family, host)
+    return _locate_and_compare(verdict, app_def, app_def.os_family, host)
 
 
 def _locate_and_compare(
@@ -130,19 +134,24 @@ def _locate_and_compare(
 ) -> Availability:
     # A block without a version source (Linux beside other blocks) is gated on presence only.
     minimum = verdict.min_version if app_def.version_kind != "none" else None
+    overrides = user_overrides(host, os_family)
+    extra = overrides.locations(verdict.name, os_family)
+    if extra:
+        verdict = replace(verdict, overrides_file=overrides.path)
     trace: list[Candidate] = []
     first_place: str | None = None
     first_present: Candidate | None = None
     best: Candidate | None = None
-    for candidate in locate(app_def, os_family, host):
+    lookup = Lookup(host, os_family)
+    for candidate in locate(app_def, lookup, extra):
         if first_place is None and candidate.path is not None:
             first_place = candidate.path
         if candidate.outcome != "present" or candidate.path is None:
             trace.append(candidate)
             continue
-        has_source = app_def.version_kind != "none"
-        version = read_version(app_def, candidate.path, os_family, host) if has_source else None
-        candidate = replace(candidate, version=version)
+        found = read_version(app_def, candidate, lookup)
+        version = found.version
+        candidate = replace(candidate, version=version, version_detail=found.detail)
         trace.append(candidate)
         if minimum is None or satisfies(version, minimum):
             return replace(

@@ -1,9 +1,10 @@
 """``gpu_class()``: which GPU vendor a host has, read from host facts only (SPEC 7).
 
 Linux reads ``/proc/driver/nvidia/version`` and sysfs (PCI display-class devices and DRM cards),
-Windows the display adapters' ``MatchingDeviceId``, macOS the CPU architecture. It never starts a
-subprocess and never loads a driver library: every fact comes through the ``Host``. The answer is
-cached per host object.
+Windows the display adapters' ``MatchingDeviceId``, macOS the machine's native architecture (so an
+x86_64 Python under Rosetta still sees Apple silicon); an OS that is none of the three is
+``unknown`` without a question asked. It never starts a subprocess and never loads a driver
+library: every fact comes through the ``Host``. The answer is cached per host object.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from enum import Enum
 
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.live_host import default_host
+from hermes_decl.resolver.native_machine import normalise_machine
 
 MAX_DEVICES = 256
 """At most this many PCI devices, DRM cards or Windows adapters are examined."""
@@ -88,13 +90,16 @@ def best_vendor(found: set[GpuClass]) -> GpuClass | None:
 
 
 def _read_gpu_class(host: Host) -> GpuClass:
-    """The uncached answer for the host's OS (darwin: arm64 means apple_silicon)."""
+    """The uncached answer for the host's OS (darwin: an arm64 machine means apple_silicon)."""
     os_family = host.os_family
     if os_family == "linux":
         return _linux_gpu_class(host)
     if os_family == "win32":
         return _windows_gpu_class(host)
-    return GpuClass.APPLE_SILICON if host.machine().lower() == "arm64" else GpuClass.UNKNOWN
+    if os_family == "darwin":
+        apple_silicon = normalise_machine(host.native_machine()) == "arm64"
+        return GpuClass.APPLE_SILICON if apple_silicon else GpuClass.UNKNOWN
+    return GpuClass.UNKNOWN
 
 
 def _windows_gpu_class(host: Host) -> GpuClass:

@@ -1,20 +1,38 @@
 """The host seam: everything the resolver learns about a machine, it asks a ``Host``.
 
-``Host`` is a small protocol. ``LiveHost`` is the only code that touches the real machine (the
-filesystem, ``os.environ``, sysfs, ``winreg``); ``RootedHost`` reads a directory tree as if it
-were ``/`` (fixture trees); ``hermes_decl.testing.FakeHost`` is an in-memory host for tests.
-Paths are strings in the host OS's own form; a method never raises because of what it finds.
+``Host`` is a small protocol, and this module holds only it and the value types it answers with:
+it imports no implementation, so every implementation imports it and never the other way round.
+``live_host.LiveHost`` is the only code that touches the real machine (the filesystem,
+``os.environ``, sysfs, ``winreg``) and ``live_host.default_host()`` is what ``host=None`` means;
+``rooted_host.RootedHost`` reads a directory tree as if it were ``/`` (fixture trees);
+``hermes_decl.testing.FakeHost`` is an in-memory host for tests. Paths are strings in the host
+OS's own form; a method never raises because of what it finds.
+
+``LiveHost`` and ``default_host`` can still be imported from here: they are loaded from
+``live_host`` on first use, so importing the protocol never loads an implementation.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from hermes_decl.models import OsFamily
-from hermes_decl.resolver.live_host import LiveHost, default_host
+if TYPE_CHECKING:
+    from hermes_decl.models import OsFamily
+    from hermes_decl.resolver.live_host import LiveHost, default_host
 
 __all__ = ["Host", "LiveHost", "UninstallEntry", "default_host"]
+
+_IMPLEMENTATIONS = frozenset({"LiveHost", "default_host"})
+
+
+def __getattr__(name: str) -> Any:
+    """Load the live host from its own module on first use (it imports this one)."""
+    if name in _IMPLEMENTATIONS:
+        from hermes_decl.resolver import live_host
+
+        return getattr(live_host, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -31,8 +49,8 @@ class Host(Protocol):
     """What the resolver may ask of a machine."""
 
     @property
-    def os_family(self) -> OsFamily:
-        """The machine's OS family."""
+    def os_family(self) -> OsFamily | None:
+        """The machine's OS family; None for an OS that is none of the three (FreeBSD, AIX…)."""
         ...
 
     def getenv(self, name: str) -> str | None:
@@ -67,7 +85,10 @@ class Host(Protocol):
         ...
 
     def which(self, name: str) -> str | None:
-        """The path of a command found on the host's PATH (with PATHEXT on Windows), or None."""
+        """A command found on the host's search path (PATH, or one the host was given), or None.
+
+        PATHEXT applies on Windows.
+        """
         ...
 
     def uninstall_entries(self) -> tuple[UninstallEntry, ...]:
@@ -78,8 +99,13 @@ class Host(Protocol):
         """Windows display adapters' ``MatchingDeviceId`` values; empty elsewhere."""
         ...
 
-    def machine(self) -> str:
-        """The CPU architecture as the OS names it (``x86_64``, ``arm64``, ``AMD64``…)."""
+    def native_machine(self) -> str:
+        """The machine's CPU architecture, not the process's: ``x86_64`` or ``arm64``.
+
+        A process translated by Rosetta or emulated on Windows still answers for the machine.
+        Any other architecture is answered in lower case as the OS names it (``riscv64``), and
+        ``""`` when it cannot be told.
+        """
         ...
 
     def process_alive(self, pid: int) -> bool:

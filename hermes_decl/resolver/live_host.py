@@ -1,29 +1,27 @@
 """The live host: the only code that touches the real machine.
 
-It reads the real filesystem, ``os.environ``, the user database (``pwd`` on POSIX),
-``platform.machine()``, whether a process id is alive (``kill(pid, 0)`` on POSIX, ``OpenProcess``
-through ``winprocess`` on Windows) and, on Windows only, the registry through ``winreg``. Per-OS
-code sits in positive ``if sys.platform == "win32":`` blocks so mypy checks each branch for its
-platform. The file primitives are module functions so ``RootedHost`` reuses them on its mapped
-paths.
+It reads the real filesystem, ``os.environ``, the user database (``pwd`` on POSIX), the
+machine's architecture (``native_machine``), whether a process id is alive (``kill(pid, 0)`` on
+POSIX, ``OpenProcess`` through ``winprocess`` on Windows) and, on Windows only, the registry
+through ``winreg``. Per-OS code sits in positive ``if sys.platform == "win32":`` blocks so mypy
+checks each branch for its platform. The file primitives are module functions so ``RootedHost``
+reuses them on its mapped paths.
 """
 
 from __future__ import annotations
 
 import os
-import platform
 import stat
 import sys
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from hermes_decl.models import OsFamily
+from hermes_decl.models import OS_FAMILIES, OsFamily
+from hermes_decl.resolver.native_machine import ArchitectureApi, LiveArchitecture, native_machine
 from hermes_decl.resolver.pathsearch import search_path
 
 if TYPE_CHECKING:
-    # Types only: ``host`` re-exports ``LiveHost``, so importing it here at run time would be
-    # an import cycle.
     from hermes_decl.resolver.host import UninstallEntry
 
 MAX_DIR_ENTRIES = 4096
@@ -47,14 +45,25 @@ _PATH_ERRORS = (OSError, ValueError, OverflowError)
 """What the os module raises for a path it cannot use: missing, denied, NUL byte, too long."""
 
 
-def current_os_family() -> OsFamily:
-    """The OS family this Python runs on (anything not Windows or macOS counts as Linux)."""
-    if sys.platform == "win32":
+def os_family_of(platform: str, *, android: bool = False) -> OsFamily | None:
+    """The OS family a ``sys.platform`` value names; None for an OS that is none of the three.
+
+    FreeBSD, AIX, Cygwin, iOS, WebAssembly and Android are not Linux, macOS or Windows: their
+    paths, registries and package folders differ, so nothing declared for the three applies.
+    Android reports ``linux`` before Python 3.13, hence ``android``.
+    """
+    if platform == "win32":
         return "win32"
-    elif sys.platform == "darwin":
+    if platform == "darwin":
         return "darwin"
-    else:
+    if platform.startswith("linux") and not android:
         return "linux"
+    return None
+
+
+def current_os_family() -> OsFamily | None:
+    """The OS family this Python runs on; None when it is none of win32, darwin and linux."""
+    return os_family_of(sys.platform, android=hasattr(sys, "getandroidapilevel"))
 
 
 def is_absolute_here(path: str) -> bool:
@@ -201,21 +210,42 @@ def posix_pid_exists(pid: int, kill: Callable[[int, int], None]) -> bool:
 class LiveHost:
     """The machine this Python runs on.
 
-    ``os_family`` defaults to the running OS; forcing another one changes how the host answers
-    (environment case, PATH separator, PATHEXT) but not what it reads. The registry is only read
-    when actually running on Windows.
+    ``os_family`` defaults to the running OS (None on an OS that is none of the three); forcing
+    another one changes how the host answers (environment case, PATH separator, PATHEXT) but not
+    what it reads. The registry is only read when actually running on Windows. ``search_path``
+    replaces the process's PATH for ``which``: a host launched from a desktop can pass the PATH of
+    the user's login shell, which its own environment lacks. ``architecture`` is what the OS says
+    about the process and the machine (``native_machine.LiveArchitecture`` unless given).
     """
 
-    def __init__(self, os_family: OsFamily | None = None) -> None:
-        self._os_family: OsFamily = os_family or current_os_family()
+    def __init__(
+        self,
+        os_family: OsFamily | None = None,
+        *,
+        search_path: str | None = None,
+        architecture: ArchitectureApi | None = None,
+    ) -> None:
+        if os_family is not None and os_family not in OS_FAMILIES:
+            raise ValueError(
+                f"os_family must be one of {', '.join(OS_FAMILIES)} (got {os_family!r})"
+            )
+        self._os_family: OsFamily | None = os_family or current_os_family()
+        self._search_path = search_path
+        self._architecture = architecture if architecture is not None else LiveArchitecture()
+        self._native_machine: str | None = None
 
     def __repr__(self) -> str:
         return f"LiveHost(os_family={self._os_family!r})"
 
     @property
-    def os_family(self) -> OsFamily:
-        """The OS family this host answers for."""
+    def os_family(self) -> OsFamily | None:
+        """The OS family this host answers for; None on an OS that is none of the three."""
         return self._os_family
+
+    @property
+    def search_path(self) -> str | None:
+        """The search path ``which`` uses instead of PATH, when one was given."""
+        return self._search_path
 
     def getenv(self, name: str) -> str | None:
         """An environment variable, or None; case-insensitive when the host is win32."""
@@ -276,11 +306,11 @@ class LiveHost:
         return read_regular_file(path, size, offset)
 
     def which(self, name: str) -> str | None:
-        """A command on PATH (PATHEXT on Windows); any regular file counts, as in SPEC 6.3."""
+        """A command on the search path given, else PATH (PATHEXT on Windows); any regular file."""
         return search_path(
             name,
             os_family=self._os_family,
-            path=self.getenv("PATH"),
+            path=self._search_path if self._search_path is not None else self.getenv("PATH"),
             pathext=self.getenv("PATHEXT"),
             is_file=self.is_file,
         )
@@ -307,9 +337,11 @@ class LiveHost:
         else:
             return ()
 
-    def machine(self) -> str:
-        """The CPU architecture as the OS reports it (``platform.machine()``)."""
-        return platform.machine()
+    def native_machine(self) -> str:
+        """The machine's architecture, through Rosetta and Windows emulation (asked once)."""
+        if self._native_machine is None:
+            self._native_machine = native_machine(self._architecture)
+        return self._native_machine
 
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id runs on this machine (``pid_exists``); never raises."""

@@ -274,8 +274,9 @@ def _read(app_def: AppDef, host: Host) -> Endpoint | NoEndpoint:
             "the declaration has no server_json liveness source", NoEndpointCode.NO_LIVENESS
         )
     if app_def.os_family != host.os_family:
+        host_os = host.os_family or "none of win32, darwin and linux"
         return NoEndpoint(
-            f"the declaration's block is for {app_def.os_family} but the host is {host.os_family}",
+            f"the declaration's block is for {app_def.os_family} but the host is {host_os}",
             NoEndpointCode.OTHER_OS,
         )
     token_key = app_def.liveness_token_key

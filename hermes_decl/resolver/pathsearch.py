@@ -25,14 +25,15 @@ MAX_PATHEXT_ENTRIES = 64
 def search_path(
     name: str,
     *,
-    os_family: OsFamily,
+    os_family: OsFamily | None,
     path: str | None,
     pathext: str | None = None,
     is_file: Callable[[str], bool],
 ) -> str | None:
     """The first regular file named ``name`` in the directories of ``path``, or None.
 
-    ``path`` is the PATH value, split with the OS's separator (``;`` on win32, ``:`` elsewhere).
+    ``path`` is the PATH value, split with the OS's separator (``;`` on win32, ``:`` elsewhere;
+    an OS family of None, one that is none of the three, follows POSIX rules).
     Empty and relative entries are skipped, so the current directory is never searched; on win32
     quoted entries are unquoted and UNC or device entries are skipped (no network lookups). A
     ``name`` that contains a path separator (or a drive on win32) is never searched. On win32 a
@@ -42,23 +43,52 @@ def search_path(
     if not _is_searchable_name(name, os_family):
         return None
     file_names = _file_names(name, os_family, pathext)
-    join = ntpath.join if os_family == "win32" else posixpath.join
     for directory in _path_dirs(path, os_family):
-        for file_name in file_names:
-            candidate = join(directory, file_name)
-            if is_file(candidate):
-                return candidate
+        found = _first_file(directory, file_names, os_family, is_file)
+        if found is not None:
+            return found
     return None
 
 
-def _is_searchable_name(name: str, os_family: OsFamily) -> bool:
+def find_in_folder(
+    name: str,
+    folder: str,
+    *,
+    os_family: OsFamily | None,
+    pathext: str | None = None,
+    is_file: Callable[[str], bool],
+) -> str | None:
+    """The regular file ``name`` in one folder (each PATHEXT extension on win32), or None.
+
+    The same rules as ``search_path`` for one folder given as is (not split like a PATH value).
+    """
+    if not _is_searchable_name(name, os_family) or _usable_dir(folder, os_family) is None:
+        return None
+    return _first_file(folder, _file_names(name, os_family, pathext), os_family, is_file)
+
+
+def _first_file(
+    directory: str,
+    file_names: tuple[str, ...],
+    os_family: OsFamily | None,
+    is_file: Callable[[str], bool],
+) -> str | None:
+    join = ntpath.join if os_family == "win32" else posixpath.join
+    for file_name in file_names:
+        candidate = join(directory, file_name)
+        if is_file(candidate):
+            return candidate
+    return None
+
+
+def _is_searchable_name(name: str, os_family: OsFamily | None) -> bool:
     """Whether ``name`` is a bare command name (no separator, no drive, nothing odd)."""
     if not name or name in (".", "..") or "\0" in name or "/" in name:
         return False
     return not (os_family == "win32" and ("\\" in name or ":" in name))
 
 
-def _file_names(name: str, os_family: OsFamily, pathext: str | None) -> tuple[str, ...]:
+def _file_names(name: str, os_family: OsFamily | None, pathext: str | None) -> tuple[str, ...]:
     """The file names to look for in each directory, in order."""
     if os_family != "win32":
         return (name,)
@@ -87,7 +117,7 @@ def _pathext(pathext: str | None) -> tuple[str, ...]:
     return tuple(extensions) if extensions else tuple(DEFAULT_PATHEXT.split(";"))
 
 
-def _path_dirs(path: str | None, os_family: OsFamily) -> Iterator[str]:
+def _path_dirs(path: str | None, os_family: OsFamily | None) -> Iterator[str]:
     """PATH's usable directories in order, duplicates dropped."""
     if not path:
         return
@@ -103,7 +133,7 @@ def _path_dirs(path: str | None, os_family: OsFamily) -> Iterator[str]:
             yield directory
 
 
-def _usable_dir(raw: str, os_family: OsFamily) -> str | None:
+def _usable_dir(raw: str, os_family: OsFamily | None) -> str | None:
     """A PATH entry when it is rooted for its OS; None for empty, relative or remote entries."""
     if "\0" in raw:
         return None

@@ -4,8 +4,9 @@ Every absolute path the resolver asks about maps into the tree: ``/a/b`` reads `
 a win32 host ``C:\\a\\b`` reads ``<root>/C/a/b``. Symbolic links inside the tree are resolved the
 way a chroot would: an absolute target restarts at the tree's root and ``..`` never climbs above
 it, so no path can ever leave the tree. Nothing comes from the real machine but the tree's files:
-the environment, home, architecture, Windows registry answers and live process ids are given to
-the constructor.
+the environment, home, native architecture, search path, Windows registry answers and live
+process ids are given to the constructor. An ``os_family`` of None stands for an operating system
+that is none of the three (FreeBSD, AIX…), with POSIX paths.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from hermes_decl.resolver.live_host import (
     read_link,
     read_regular_file,
 )
+from hermes_decl.resolver.native_machine import normalise_machine
 from hermes_decl.resolver.pathsearch import search_path
 
 MAX_SYMLINK_HOPS = 40
@@ -41,20 +43,22 @@ class RootedHost:
     def __init__(
         self,
         root: str | os.PathLike[str],
-        os_family: OsFamily = "linux",
+        os_family: OsFamily | None = "linux",
         env: Mapping[str, str] | None = None,
         home: str | None = None,
-        machine: str = "x86_64",
+        native_machine: str = "x86_64",
         *,
+        search_path: str | None = None,
         uninstall_entries: Iterable[UninstallEntry] = (),
         display_device_ids: Iterable[str] = (),
         live_pids: Iterable[int] = (),
     ) -> None:
         self._root = os.path.abspath(os.fspath(root))
-        self._os_family: OsFamily = os_family
+        self._os_family: OsFamily | None = os_family
         self._env = dict(env or {})
         self._home = home
-        self._machine = machine
+        self._native_machine = normalise_machine(native_machine)
+        self._search_path = search_path
         self._uninstall_entries = tuple(uninstall_entries)
         self._display_device_ids = tuple(display_device_ids)
         self._live_pids = frozenset(live_pids)
@@ -68,8 +72,8 @@ class RootedHost:
         return self._root
 
     @property
-    def os_family(self) -> OsFamily:
-        """The OS family the tree stands for."""
+    def os_family(self) -> OsFamily | None:
+        """The OS family the tree stands for; None for one that is none of the three."""
         return self._os_family
 
     def getenv(self, name: str) -> str | None:
@@ -124,11 +128,11 @@ class RootedHost:
         return None if real is None else read_regular_file(real, size, offset)
 
     def which(self, name: str) -> str | None:
-        """A command on the given environment's PATH, looked up inside the tree."""
+        """A command on the given search path, else the environment's PATH, inside the tree."""
         return search_path(
             name,
             os_family=self._os_family,
-            path=self.getenv("PATH"),
+            path=self._search_path if self._search_path is not None else self.getenv("PATH"),
             pathext=self.getenv("PATHEXT"),
             is_file=self.is_file,
         )
@@ -141,9 +145,9 @@ class RootedHost:
         """The display device ids given to the constructor (win32 only; empty elsewhere)."""
         return self._display_device_ids if self._os_family == "win32" else ()
 
-    def machine(self) -> str:
-        """The architecture given to the constructor."""
-        return self._machine
+    def native_machine(self) -> str:
+        """The architecture given to the constructor, normalised (``aarch64`` is ``arm64``)."""
+        return self._native_machine
 
     def process_alive(self, pid: int) -> bool:
         """Whether ``pid`` is one of the live process ids given to the constructor."""
