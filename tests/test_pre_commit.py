@@ -1,4 +1,4 @@
-"""The pre-commit hook (``.pre-commit-hooks.yaml``), run by pre-commit on a sample plugin repository.
+"""The pre-commit hook (``.pre-commit-hooks.yaml``), run by pre-commit on a sample repository.
 
 pre-commit installs this repository into its own environment, as it would for a plugin
 repository that lists the hook, then runs it on the files given: a broken declarations file
@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ def _git(repository: Path, *args: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def plugin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def plugin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A plugin repository with a good, a broken and an unrelated YAML file."""
     if shutil.which("git") is None or not PRE_COMMIT.exists():
         pytest.fail("git and pre-commit (a dev extra) are needed to test the pre-commit hook")
@@ -42,7 +41,7 @@ def plugin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     )
     (repository / "ci.yaml").write_text("jobs: [test]\n", encoding="utf-8")
     _git(repository, "add", ".")
-    yield repository
+    return repository
 
 
 def _try_hook(plugin: Path, *files: str) -> subprocess.CompletedProcess[str]:
