@@ -90,14 +90,14 @@ def test_check_at_selects_a_nested_mapping(tmp_path: Path) -> None:
         "  servers:\n"
         "    srv:\n"
         "      app: { linux: { presence: executable, location: /opt/x } }\n"
-        "      requires: { app: yes, gpu: amd }\n",
+        "      requires: { app: true, gpu: amd }\n",
         encoding="utf-8",
     )
     result = run("check", "--at", "hermes.servers", str(manifest))
     assert result.returncode == 1
     assert (
         result.stdout
-        == f"{manifest}:6:34: hermes.servers.srv.requires.gpu: must be 'nvidia' (got 'amd')\n"
+        == f"{manifest}:6:35: hermes.servers.srv.requires.gpu: must be 'nvidia' (got 'amd')\n"
     )
 
 

@@ -20,6 +20,7 @@ from hermes_decl.loader import (
     MAX_BYTES,
     MAX_DEPTH,
     Document,
+    core_schema,
     declarations_from,
     load_declarations,
     load_declarations_file,
@@ -27,6 +28,8 @@ from hermes_decl.loader import (
     read_document,
     read_document_file,
 )
+from hermes_decl.loader.core_schema import CoreSafeLoader
+from hermes_decl.loader.yaml_reader import _read_yaml
 
 Found = tuple[str, str, int | None, int | None]
 
@@ -610,7 +613,10 @@ def test_custom_tags_are_refused_clearly() -> None:
 
 
 def test_values_yaml_cannot_build_are_reported_not_raised() -> None:
-    text = "srv:\n  requires:\n    min_version: 2001-13-01\n    gpu: 0x_\n    app: <<\n"
+    text = (
+        "srv:\n  requires:\n    min_version: !!timestamp 2001-13-01\n"
+        "    gpu: !!int 0x_\n    app: <<\n"
+    )
     assert problems(text) == [
         ("srv.requires.min_version", "bad_value", 3, 18),
         ("srv.requires.gpu", "bad_value", 4, 10),
@@ -869,7 +875,76 @@ def test_data_matches_safe_load_for_yaml_features() -> None:
         "=": eq
         """
     )
-    assert repr(read_document(text).data) == repr(yaml.safe_load(text))
+    data = read_document(text).data
+    assert repr(data) == repr(CoreSafeLoader(text).get_single_data())
+    assert isinstance(data, dict)
+    assert data["d"] == "2001-12-14"  # the core schema has no dates
+    assert repr(data["e"]) == "[nan, inf, 15, 31, '1_000', '190:20:30']"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a: yes", "yes"),
+        ("a: No", "No"),
+        ("a: on", "on"),
+        ("a: off", "off"),
+        ("a: y", "y"),
+        ("a: n", "n"),
+        ("a: true", True),
+        ("a: FALSE", False),
+        ("a: 0o17", 15),
+        ("a: 0x1F", 31),
+        ("a: 010", 10),
+        ("a: 017", 17),
+        ("a: -3", -3),
+        ("a: 1_000", "1_000"),
+        ("a: 2.5e3", 2500.0),
+        ("a: 2024-01-01", "2024-01-01"),
+        ("a: 12:30", "12:30"),
+        ("a: ~", None),
+        ("a: Null", None),
+        ("a:", None),
+        ("a: .inf", math.inf),
+        ("a: !!bool true", True),
+        ("a: !!int 0o10", 8),
+    ],
+    ids=lambda value: repr(value),
+)
+def test_plain_scalars_resolve_by_the_yaml_1_2_core_schema(text: str, expected: object) -> None:
+    for fast in (True, False):
+        document = _read_yaml(text, "<string>", fast=fast)
+        assert document.data == {"a": expected}, fast
+        assert isinstance(document.data, dict)
+        assert type(document.data["a"]) is type(expected)
+
+
+def test_yaml_1_1_booleans_are_text_the_messages_name_the_fix() -> None:
+    text = "no:\n  requires:\n    app: yes\n    gpu: nvidia\n"
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_text(text)
+    [issue] = caught.value.issues
+    assert (issue.loc, issue.code, issue.line, issue.column) == (
+        "no.requires.app",
+        "wrong_type",
+        3,
+        10,
+    )
+    assert issue.message == "must be true or false (got 'yes'; write true)"
+    assert list(load_declarations_text("no: {requires: {gpu: nvidia}}\n")) == ["no"]
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [("off", "false"), ("'True'", "true"), ("N", "false"), ("maybe", None)],
+)
+def test_a_boolean_written_as_text_is_named(text: str, written: str | None) -> None:
+    """YAML 1.1's booleans and quoted ones: the message says which boolean to write."""
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_text(f"srv:\n  requires:\n    app: {text}\n")
+    message = caught.value.issues[0].message
+    assert message.endswith(f"; write {written})" if written else ")")
+    assert ("write" in message) is (written is not None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -923,9 +998,9 @@ def test_any_bytes_give_declarations_or_a_declaration_error(data: bytes) -> None
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(token_soup)
-def test_data_is_what_safe_load_gives(text: str) -> None:
+def test_data_is_what_a_core_schema_load_gives(text: str) -> None:
     try:
-        expected = yaml.safe_load(text)
+        expected = CoreSafeLoader(text).get_single_data()
     except Exception:
         return
     try:
@@ -1017,3 +1092,18 @@ def test_a_file_is_read_as_its_name_says(
         load_declarations_file(path)
     assert [(i.loc, i.code, i.line, i.column) for i in caught.value.issues] == expected
     assert caught.value.issues[0].message.startswith("is not valid JSON: ")
+
+
+def test_a_quoted_boolean_is_told_to_lose_its_quotes() -> None:
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_text("srv:\n  requires:\n    app: 'false'\n")
+    assert caught.value.issues[0].message == (
+        "must be true or false (got 'false'; write false without quotes)"
+    )
+
+
+def test_core_schema_dump_quotes_what_it_would_read_as_another_type() -> None:
+    data = {"08": "yes", "no": True, "0o7": "2024-01-01", "x": None}
+    text = core_schema.safe_dump(data, sort_keys=False)
+    assert text == "'08': yes\nno: true\n'0o7': 2024-01-01\nx: null\n"
+    assert core_schema.safe_load(text) == data
