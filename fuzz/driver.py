@@ -64,6 +64,8 @@ TOKENS: dict[str, tuple[bytes, ...]] = {
         b"&a ",
         b"*a",
         b"<<: ",
+        b"<<: [*a, *a, *a]",
+        b"&a {}",
         b"!!binary ",
         b"!!set ",
         b"!custom ",

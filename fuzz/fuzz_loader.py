@@ -8,6 +8,9 @@ first byte below 0x08 selects another mode for the rest:
 - 1: a soup of YAML tokens and vocabulary (anchors, aliases, merge keys, tags, flow brackets,
   quotes, document markers, indentation);
 - 2: the rest encoded as UTF-16 with a byte order mark;
+- 3: an alias or merge-key bomb: anchored levels, each repeating the one before through alias
+  lists, merge lists, repeated merge keys or ``!!set`` keys, over empty or small mappings and
+  lists, sometimes with alias lists on top and a declaration after it;
 - anything else: the rest as raw bytes.
 
 Each input is loaded from bytes with ``load_declarations_text``; when it is text, it is also read
@@ -101,6 +104,13 @@ YAML_TOKENS = (
     "/opt/x",
     "C:/x.exe",
     "%ProgramFiles%/V/V */v.exe",
+    "&a {}",
+    "&a []",
+    "<<: [*a, *a, *a]",
+    "{<<: *a, <<: *a}",
+    "<<:\n  - *a\n  - *b",
+    "[*a, *a, *a]",
+    "!!set {? *a, ? *b}",
 )
 FLOW_TOKENS = ("{", "[", "{{", "[[", "}", "]", ": ", "- ", "&a ", "*a", "\n", "'", '"', "\t")
 
@@ -171,6 +181,44 @@ def _soup(reader: ByteReader) -> str:
     return "".join(parts)
 
 
+BOMB_BASES = ("{}", "{k: 1}", "{k: 1, j: [x]}", "[]", "[x, x, x]", "{}\n", "x")
+"""What the first level of a bomb anchors: empty and small mappings, lists, a scalar."""
+
+
+def _bomb_level(reader: ByteReader, name: str, previous: str, fan: int) -> str:
+    """One anchored level that repeats ``previous`` ``fan`` times, in one of the YAML shapes."""
+    refs = [f"*{previous}"] * fan
+    shape = reader.below(6)
+    if shape == 0:
+        return f"{name}: &{name} {{<<: [{', '.join(refs)}]}}"
+    if shape == 1:
+        return f"{name}: &{name}\n  <<:\n" + "\n".join(f"    - {ref}" for ref in refs)
+    if shape == 2:
+        return f"{name}: &{name} {{{', '.join(f'<<: {ref}' for ref in refs)}}}"
+    if shape == 3:
+        return f"{name}: &{name} [{', '.join(refs)}]"
+    if shape == 4:
+        return f"{name}: &{name} !!set {{{', '.join(f'? {ref}' for ref in refs)}}}"
+    return f"{name}: &{name}\n  <<: *{previous}\n  k{reader.below(3)}: {reader.below(10)}"
+
+
+def _bomb(reader: ByteReader) -> str:
+    """Levels of anchors, each repeating the one before: the work grows as fan-out^levels."""
+    rows = [f"a0: &a0 {reader.pick(BOMB_BASES)}"]
+    levels = 1 + reader.below(12)
+    for level in range(1, levels + 1):
+        rows.append(_bomb_level(reader, f"a{level}", f"a{level - 1}", 1 + reader.below(12)))
+    if reader.chance(1, 2):
+        top = f"a{levels}"
+        for level in range(reader.below(6)):
+            fan = 1 + reader.below(12)
+            rows.append(f"b{level}: &b{level} [{', '.join([f'*{top}'] * fan)}]")
+            top = f"b{level}"
+    if reader.chance(1, 3):
+        rows.append("s:\n  requires: {app: false}\n  <<: *a0")
+    return "\n".join(rows) + "\n"
+
+
 def _source(data: bytes) -> bytes | str:
     if not data or data[0] >= 0x08:
         return data
@@ -184,6 +232,8 @@ def _source(data: bytes) -> bytes | str:
         bom = reader.pick((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
         codec = "utf-16-le" if bom == codecs.BOM_UTF16_LE else "utf-16-be"
         return bom + text.encode(codec, "surrogatepass")
+    if data[0] == 3:
+        return _bomb(reader)
     return data[1:]
 
 

@@ -161,6 +161,27 @@ LOADER_TEXTS: dict[str, str] = {
     "bomb-big.yaml": "".join(
         f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}" if i else "x"] * 10) + "]\n" for i in range(6)
     ),
+    "merge-empty-bomb.yaml": "a0: &a0 {}\n"
+    + "".join(
+        f"a{i}: &a{i} {{<<: [" + ", ".join([f"*a{i - 1}"] * 9) + "]}\n" for i in range(1, 10)
+    ),
+    "merge-block-bomb.yaml": "a0: &a0 {}\n"
+    + "".join(
+        f"a{i}: &a{i}\n  <<:\n" + "".join(f"    - *a{i - 1}\n" for _ in range(9))
+        for i in range(1, 10)
+    ),
+    "merge-keys-bomb.yaml": "a0: &a0 {}\n"
+    + "".join(f"a{i}: &a{i} {{" + ", ".join([f"<<: *a{i - 1}"] * 9) + "}\n" for i in range(1, 10)),
+    "alias-over-merge-bomb.yaml": "a0: &a0 {}\n"
+    + "".join(f"a{i}: &a{i} {{<<: [" + ", ".join([f"*a{i - 1}"] * 9) + "]}\n" for i in range(1, 4))
+    + "".join(
+        f"b{i}: &b{i} [" + ", ".join([f"*b{i - 1}" if i else "*a3"] * 9) + "]\n" for i in range(6)
+    ),
+    "set-over-merge-bomb.yaml": "a0: &a0 {}\n"
+    + "".join(f"a{i}: &a{i} {{<<: [" + ", ".join([f"*a{i - 1}"] * 9) + "]}\n" for i in range(1, 4))
+    + "b: !!set {"
+    + ", ".join(["? *a3"] * 20)
+    + "}\n",
     "merge-deep.yaml": "m0: &m0 {k: 1}\n"
     + "".join(f"m{i}: &m{i} {{<<: *m{i - 1}}}\n" for i in range(1, 110)),
     "json-bigint.json": '{"s": {"requires": {"app": ' + "7" * 4400 + "}}}",
@@ -225,6 +246,8 @@ def main() -> None:
         _write(loader, name, text.encode("utf-8"))
     _write(loader, "utf16.yaml", codecs.BOM_UTF16_LE + "s: {app: 1}\n".encode("utf-16-le"))
     _structured(loader, 2, size=300)
+    for index in range(4):  # alias and merge-key bombs (structured mode 3)
+        _write(loader, f"bomb-{index}", bytes([3]) + random.Random(20 + index).randbytes(40))
 
     version = CORPUS / "version"
     for name, text in VERSION_SEEDS.items():

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from hermes_decl.resolver.availability import Availability
     from hermes_decl.resolver.host import Host
     from hermes_decl.resolver.overrides import UserOverrides
+    from hermes_decl.resolver.status import Status
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_STATUS_HELP = (
@@ -169,6 +170,16 @@ def _add_explain(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
     parser.add_argument("--json", action="store_true", help="print machine-readable results")
+    parser.add_argument(
+        "--live",
+        action="store_true",
+        help="add the runtime status: the process check and the endpoint (never the token)",
+    )
+    parser.add_argument(
+        "--probe",
+        action="store_true",
+        help="with --live, send MCP initialize to the endpoint (3 seconds at most)",
+    )
 
 
 def _availability_json(server: str, path: str, result: Availability) -> dict[str, Any]:
@@ -264,32 +275,51 @@ def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
         known = ", ".join(sorted({name for _, found in loaded for name in found})) or "none"
         err.line(f"{' '.join(args.files)}: no server {args.server!r} (servers: {known})")
         return EXIT_USAGE
+    if args.probe and args.host is not None:
+        err.line("--probe contacts this machine; it cannot be used with --host")
+        return EXIT_USAGE
+    if (args.live or args.probe) and args.os is not None:
+        err.line("--live evaluates this machine as it is; it cannot be used with --os")
+        return EXIT_USAGE
     try:
         host = load_snapshot_file(args.host) if args.host is not None else None
     except DeclarationError as snapshot_error:
         err.error(snapshot_error)
         return _failure_status(snapshot_error)
     overrides = _explain_overrides(host, args.os)
-    results = [
-        (path, name, availability(decl, host=host, os_family=args.os))
+    chosen = [
+        (path, name, decl)
         for path, found in loaded
         for name, decl in sorted(found.items())
         if args.server in (None, name)
     ]
+    results = [
+        (path, name, availability(decl, host=host, os_family=args.os))
+        for path, name, decl in chosen
+    ]
+    live: list[Status | None] = [None] * len(chosen)
+    if args.live or args.probe:
+        from hermes_decl.cli_live import live_json, live_status, print_live
+
+        live = [live_status(decl, host, args.probe) for _, _, decl in chosen]
     if args.json:
         payload = [_availability_json(name, path, result) for path, name, result in results]
-        for entry in payload:
+        for entry, status in zip(payload, live, strict=True):
             entry["overrides"] = _overrides_json(overrides)
+            if status is not None:
+                entry["live"] = live_json(status)
         out.data(payload)
     else:
         if overrides is not None and overrides.error is not None:
             out.line(f"{overrides.path}: ignored, the overrides file is invalid:")
             out.error(overrides.error)
             out.line()
-        for index, (path, name, result) in enumerate(results):
+        for index, ((path, name, result), status) in enumerate(zip(results, live, strict=True)):
             if index:
                 out.line()
             _print_explanation(name, path, result, out)
+            if status is not None:
+                print_live(status, out.stream)
     return EXIT_OK if all(result.offerable for _, _, result in results) else EXIT_PROBLEMS
 
 

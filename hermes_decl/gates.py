@@ -1,4 +1,7 @@
-"""The two gates a host applies: an MCP server's tools and the skills that name an app (SPEC 9)."""
+"""The two gates a host applies: an MCP server's tools and the skills that name an app (SPEC 9).
+
+Beside them, ``make_status_fn`` gives a host's UI the runtime status of a server (SPEC 11).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from collections.abc import Callable, Mapping
 from hermes_decl.registry import lookup
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.host import Host
+from hermes_decl.resolver.status import Status, status
 
 _log = logging.getLogger("hermes_decl")
 
@@ -46,6 +50,33 @@ def make_check_fn(
         return _offerable(server_name, host) is not False
 
     return check
+
+
+def make_status_fn(
+    server_name: str,
+    is_connected: Callable[[], object],
+    *,
+    host: Host | None = None,
+    display_name: str | None = None,
+    probe: bool = False,
+) -> Callable[[], Status | None]:
+    """A zero-argument function giving a server's runtime ``Status`` for a host's UI.
+
+    Like ``make_check_fn`` it reads the registry on every call, so a registry change takes
+    effect on the next call; it answers None for a server without a registration, which keeps
+    its connection-only display. ``probe=True`` sends MCP ``initialize`` on every call (up to
+    its deadline); ``make_check_fn`` never does.
+    """
+
+    def current_status() -> Status | None:
+        decl = lookup(server_name)
+        if decl is None:
+            return None
+        return status(
+            decl, host=host, is_connected=is_connected, probe=probe, display_name=display_name
+        )
+
+    return current_status
 
 
 def skill_matches_apps(frontmatter: object, *, host: Host | None = None) -> bool:

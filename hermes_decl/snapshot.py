@@ -18,14 +18,18 @@ from hermes_decl.loader import read_document_file
 from hermes_decl.models.app import one_of
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES, OsFamily
-from hermes_decl.testing import FakeHost
+from hermes_decl.testing import DEFAULT_PROCESS_START, DEFAULT_USER, FakeHost
 
 
 class SnapshotFile(FrozenModel):
-    """A regular file; with ``pe_version`` its bytes are a minimal PE carrying that version."""
+    """A regular file: a minimal PE carrying ``pe_version``, or ``text``, or empty."""
 
     path: str = Field(description="The file's absolute path on the snapshot machine.")
     pe_version: str | None = Field(default=None, description="A file version such as '2.3.0.1'.")
+    text: str | None = Field(default=None, description="The file's content, as UTF-8.")
+    mtime: float | None = Field(
+        default=None, description="When it was last modified, in seconds since the epoch."
+    )
 
     @classmethod
     def _prepare_input(cls, data: object) -> object:
@@ -54,6 +58,21 @@ class SnapshotPciDevice(FrozenModel):
     device_class: str = Field(default="0x030000", alias="class", description="The PCI class.")
 
 
+class SnapshotProcess(FrozenModel):
+    """A running process: its id, and who started it when (the host's own user by default)."""
+
+    pid: int = Field(description="The process id.")
+    user: str | None = Field(default=None, description="Its owner; default the host's user.")
+    started: float | None = Field(
+        default=None, description="When it started, in seconds since the epoch."
+    )
+    session: int | None = Field(default=None, description="Its Windows session id.")
+
+    @classmethod
+    def _prepare_input(cls, data: object) -> object:
+        return {"pid": data} if isinstance(data, int) and not isinstance(data, bool) else data
+
+
 class HostSnapshot(FrozenModel):
     """A whole machine: OS, environment, files, bundles, uninstall entries and GPU facts."""
 
@@ -76,7 +95,14 @@ class HostSnapshot(FrozenModel):
     uninstall_entries: tuple[SnapshotUninstallEntry, ...] = Field(default=())
     display_devices: tuple[str, ...] = Field(default=(), description="Windows MatchingDeviceIds.")
     pci_devices: tuple[SnapshotPciDevice, ...] = Field(default=(), description="Linux PCI devices.")
-    processes: tuple[int, ...] = Field(default=(), description="Ids of running processes.")
+    processes: tuple[SnapshotProcess, ...] = Field(
+        default=(), description="Running processes: an id, or {pid, user, started, session}."
+    )
+    user: str = Field(default=DEFAULT_USER, description="The user the host runs as.")
+    session: int | None = Field(default=None, description="The host's Windows session id.")
+    interactive_session: bool | None = Field(
+        default=None, description="Whether the host runs in a logged-in desktop session."
+    )
     nvidia_proc: bool = Field(
         default=False, description="Whether /proc/driver/nvidia/version exists."
     )
@@ -89,6 +115,9 @@ class HostSnapshot(FrozenModel):
             home=self.home,
             native_machine=self.native_machine,
             search_path=self.search_path,
+            user=self.user,
+            session=self.session,
+            interactive_session=self.interactive_session,
         )
         for directory in self.dirs:
             host.add_dir(directory)
@@ -96,7 +125,7 @@ class HostSnapshot(FrozenModel):
             if file.pe_version is not None:
                 host.add_pe(file.path, file.pe_version)
             else:
-                host.add_file(file.path)
+                host.add_file(file.path, (file.text or "").encode(), mtime=file.mtime)
         for bundle in self.bundles:
             host.add_bundle(bundle.path, bundle.version)
         for entry in self.uninstall_entries:
@@ -107,8 +136,11 @@ class HostSnapshot(FrozenModel):
             host.add_display_device(device_id)
         for device in self.pci_devices:
             host.add_pci_device(vendor=device.vendor, device_class=device.device_class)
-        for pid in self.processes:
-            host.add_process(pid)
+        for process in self.processes:
+            started = DEFAULT_PROCESS_START if process.started is None else process.started
+            host.add_process(
+                process.pid, user=process.user, started=started, session=process.session
+            )
         if self.nvidia_proc:
             host.add_nvidia_proc()
         return host

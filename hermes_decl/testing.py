@@ -13,6 +13,11 @@ the real filesystem, environment or registry, and every question asked is counte
     ...
     assert host.calls["uninstall_entries"] == 1
 
+The host runs as ``user`` (``"1000"`` unless given) in Windows session ``session``; a process
+added without an owner is that user's, started at ``DEFAULT_PROCESS_START``, and a file added
+without a modification time was written at ``DEFAULT_FILE_MTIME``, a minute later, so a runtime
+file is younger than its process unless a test says otherwise.
+
 Paths must be absolute for the host's OS (``/…`` for linux and darwin, ``C:\\…`` for win32). On
 win32 they are case-insensitive and accept both ``\\`` and ``/``; elsewhere they are
 case-sensitive. Adding a file implies its parent directories. ``FakeHost(None)`` is a machine
@@ -26,13 +31,23 @@ from collections import Counter
 from collections.abc import Mapping
 
 from hermes_decl.models import OsFamily
-from hermes_decl.resolver.host import UninstallEntry
+from hermes_decl.resolver.desktop_session import desktop_session_from_env
+from hermes_decl.resolver.host import ProcessInfo, UninstallEntry
 from hermes_decl.resolver.live_host import MAX_DIR_ENTRIES
 from hermes_decl.resolver.native_machine import normalise_machine
 from hermes_decl.resolver.pathsearch import search_path
 from hermes_decl.testing_pe import build_pe
 
-__all__ = ["FakeHost"]
+__all__ = ["DEFAULT_FILE_MTIME", "DEFAULT_PROCESS_START", "DEFAULT_USER", "FakeHost"]
+
+DEFAULT_USER = "1000"
+"""The user a ``FakeHost`` runs as unless told otherwise."""
+
+DEFAULT_PROCESS_START = 1_700_000_000.0
+"""When a process added without ``started`` began (seconds since the epoch)."""
+
+DEFAULT_FILE_MTIME = DEFAULT_PROCESS_START + 60
+"""When a file added without ``mtime`` was last modified: after every default process started."""
 
 NVIDIA_PROC_VERSION = (
     b"NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024\n"
@@ -60,6 +75,9 @@ class FakeHost:
         native_machine: str = "x86_64",
         search_path: str | None = None,
         users: Mapping[str, str] | None = None,
+        user: str = DEFAULT_USER,
+        session: int | None = None,
+        interactive_session: bool | None = None,
     ) -> None:
         if os_family is not None and os_family not in ("win32", "darwin", "linux"):
             raise ValueError(
@@ -73,12 +91,16 @@ class FakeHost:
         self._native_machine = normalise_machine(native_machine)
         self._search_path = search_path
         self._users = dict(users or {})
+        self._user = user
+        self._session = session
+        self._interactive_session = interactive_session
         self._files: dict[str, bytes] = {}
+        self._mtimes: dict[str, float] = {}
         self._dirs: set[str] = set()
         self._children: dict[str, dict[str, str]] = {}
         self._uninstall: list[UninstallEntry] = []
         self._display_ids: list[str] = []
-        self._pids: set[int] = set()
+        self._processes: dict[int, ProcessInfo] = {}
         self.calls: Counter[str] = Counter()
         self.call_log: list[tuple[str, tuple[object, ...]]] = []
         self._dirs.add(self._root_key())
@@ -88,13 +110,17 @@ class FakeHost:
 
     # -- setting the machine up --------------------------------------------------------------
 
-    def add_file(self, path: str, data: bytes = b"") -> FakeHost:
-        """A regular file with ``data``; its parent directories are implied."""
+    def add_file(self, path: str, data: bytes = b"", *, mtime: float | None = None) -> FakeHost:
+        """A regular file with ``data``, modified at ``mtime`` (default ``DEFAULT_FILE_MTIME``).
+
+        Its parent directories are implied.
+        """
         key, names = self._split_for_setup(path)
         if key in self._dirs:
             raise ValueError(f"{path!r} is already a directory")
         self._add_parents(path, key, names)
         self._files[key] = bytes(data)
+        self._mtimes[key] = DEFAULT_FILE_MTIME if mtime is None else mtime
         return self
 
     def add_executable(self, path: str, data: bytes = b"") -> FakeHost:
@@ -168,16 +194,36 @@ class FakeHost:
         self._require("linux", "add_nvidia_proc")
         return self.add_file("/proc/driver/nvidia/version", NVIDIA_PROC_VERSION)
 
-    def add_process(self, pid: int) -> FakeHost:
-        """A running process with this id (``process_alive(pid)`` answers True)."""
+    def add_process(
+        self,
+        pid: int,
+        *,
+        user: str | None = None,
+        started: float | None = DEFAULT_PROCESS_START,
+        session: int | None = None,
+    ) -> FakeHost:
+        """A running process with this id (``process_alive(pid)`` answers True).
+
+        ``user`` and ``session`` default to the host's own; ``started=None`` makes its start time
+        unreadable. ``add_process(pid, user=None)`` is the host user's; to make the owner
+        unreadable, use ``add_unreadable_process``.
+        """
         if isinstance(pid, bool) or not isinstance(pid, int):
             raise TypeError(f"a process id is an int, got {type(pid).__name__}")
-        self._pids.add(pid)
+        owner = self._user if user is None else user
+        in_session = self._session if session is None else session
+        self._processes[pid] = ProcessInfo(user=owner, started=started, session=in_session)
+        return self
+
+    def add_unreadable_process(self, pid: int) -> FakeHost:
+        """A running process whose owner, session and start time cannot be read."""
+        self.add_process(pid)
+        self._processes[pid] = ProcessInfo(user=None, started=None)
         return self
 
     def end_process(self, pid: int) -> FakeHost:
         """The process with this id exits (nothing happens when there is none)."""
-        self._pids.discard(pid)
+        self._processes.pop(pid, None)
         return self
 
     def set_env(self, name: str, value: str | None) -> FakeHost:
@@ -273,7 +319,36 @@ class FakeHost:
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id was added (and has not ended)."""
         self._record("process_alive", pid)
-        return not isinstance(pid, bool) and pid in self._pids
+        return not isinstance(pid, bool) and pid in self._processes
+
+    # -- runtime status (SPEC 11) ------------------------------------------------------------
+
+    def process_info(self, pid: int) -> ProcessInfo | None:
+        """The owner, session and start time given to ``add_process``; None when not running."""
+        self._record("process_info", pid)
+        return None if isinstance(pid, bool) else self._processes.get(pid)
+
+    def own_process(self) -> ProcessInfo:
+        """The constructor's ``user`` and ``session``."""
+        self._record("own_process")
+        return ProcessInfo(user=self._user, started=None, session=self._session)
+
+    def file_mtime(self, path: str) -> float | None:
+        """The modification time given to ``add_file``; None when no file was added there."""
+        self._record("file_mtime", path)
+        key = self._key(path)
+        return None if key is None else self._mtimes.get(key)
+
+    def interactive_session(self) -> bool | None:
+        """The constructor's ``interactive_session``; when not given, Linux reads the environment
+        as the live host does (``DISPLAY``, ``WAYLAND_DISPLAY``, ``XDG_SESSION_TYPE``) and the
+        other systems cannot tell (None)."""
+        self._record("interactive_session")
+        if self._interactive_session is not None:
+            return self._interactive_session
+        if self._os_family == "linux":
+            return desktop_session_from_env(self._getenv)
+        return None
 
     # -- internals ---------------------------------------------------------------------------
 

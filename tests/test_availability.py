@@ -402,7 +402,60 @@ def test_an_executable_inside_a_bundle_is_versioned_by_the_bundle() -> None:
     result = availability(decl(outside, app=True, min_version="4"), host=loose)
     assert (result.state, result.version) == ("version_too_old", None)
     assert result.sentence() == (
-        "vendor version unknown is too old; version 4 or newer is required. "
+        "vendor is installed, but its version could not be read; version 4 or newer is required. "
         "Update vendor, then try again."
     )
     assert loose.calls["read_file"] == 0
+
+
+# -- sentences that are true ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("setup", "requires", "sentence"),
+    [
+        (lambda h: None, {}, "vendor has no application or GPU requirements."),
+        (
+            lambda h: h.add_nvidia_proc(),
+            {"gpu": "nvidia"},
+            "vendor needs an NVIDIA GPU, and this machine has one.",
+        ),
+        (
+            lambda h: None,
+            {"gpu": "nvidia"},
+            "vendor needs an NVIDIA GPU; this machine's GPU could not be read, "
+            "so the requirement counts as met.",
+        ),
+    ],
+    ids=["nothing-required", "gpu-present", "gpu-unreadable"],
+)
+def test_a_no_requirements_sentence_says_what_was_required(
+    setup: Any, requires: dict[str, Any], sentence: str
+) -> None:
+    host = FakeHost("linux")
+    setup(host)
+    result = availability(decl({"linux": LINUX_APP}, **requires), host=host)
+    assert result.state == "no_requirements"
+    assert result.sentence() == sentence
+    assert result.sentence_parts() == (sentence, None)
+
+
+def test_an_unreadable_version_is_not_called_too_old() -> None:
+    host = FakeHost("darwin").add_bundle("/Applications/Vendor.app")  # no version keys
+    result = availability(decl({"darwin": MAC_APP}, app=True, min_version="2.3"), host=host)
+    assert (result.state, result.version) == ("version_too_old", None)
+    assert result.sentence("Vendor") == (
+        "Vendor is installed, but its version could not be read; version 2.3 or newer is "
+        "required. Update Vendor, then try again."
+    )
+    assert "unknown" not in result.sentence()
+    assert result.refusal() == "vendor is unavailable: version_too_old."
+
+
+@pytest.mark.parametrize("state", ["available", "no_requirements"])
+def test_refusal_of_an_offerable_verdict_is_a_programming_error(state: str) -> None:
+    verdict = Availability(AvailabilityState(state), name="vendor")
+    with pytest.raises(
+        ValueError, match=f"^refusal\\(\\) explains a refused verdict; vendor is {state}"
+    ):
+        verdict.refusal()

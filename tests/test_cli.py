@@ -216,7 +216,11 @@ def test_every_example_file_is_covered() -> None:
     examples = {str(path.relative_to(ROOT)) for path in (ROOT / "examples").glob("*.yaml")}
     assert examples == {*VALID_EXAMPLES, "examples/broken.yaml"}
     snapshots = {path.name for path in (ROOT / "examples" / "hosts").glob("*.yaml")}
-    assert snapshots == {"windows-old-studio.yaml", "linux-nvidia-workstation.yaml"}
+    assert snapshots == {
+        "windows-old-studio.yaml",
+        "linux-nvidia-workstation.yaml",
+        "windows-studio-running.yaml",
+    }
     for path in (ROOT / "examples").rglob("*.yaml"):
         if path.parent.name != "hosts":
             assert path.read_text(encoding="utf-8").startswith("# yaml-language-server: $schema=")

@@ -22,7 +22,7 @@ from hermes_decl.resolver.gpu import (
     clear_gpu_cache,
     gpu_class,
 )
-from hermes_decl.resolver.host import UninstallEntry
+from hermes_decl.resolver.host import ProcessInfo, UninstallEntry
 from hermes_decl.resolver.rooted_host import RootedHost
 from hermes_decl.testing import FakeHost
 
@@ -331,6 +331,18 @@ class SlottedHost:
 
     def process_alive(self, pid: int) -> bool:
         return self.inner.process_alive(pid)
+
+    def process_info(self, pid: int) -> ProcessInfo | None:
+        return self.inner.process_info(pid)
+
+    def own_process(self) -> ProcessInfo:
+        return self.inner.own_process()
+
+    def file_mtime(self, path: str) -> float | None:
+        return self.inner.file_mtime(path)
+
+    def interactive_session(self) -> bool | None:
+        return self.inner.interactive_session()
 
 
 def test_hosts_without_weak_references_are_cached_too() -> None:

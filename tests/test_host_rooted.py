@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermes_decl.resolver.host import Host, UninstallEntry
+from hermes_decl.resolver.host import Host, ProcessInfo, UninstallEntry
 from hermes_decl.resolver.rooted_host import MAX_SYMLINK_HOPS, RootedHost
 
 HOSTS = Path(__file__).parent / "fixtures" / "hosts"
@@ -273,3 +273,23 @@ def test_live_processes_are_the_ones_given() -> None:
 
 def test_a_bool_is_not_a_process_id() -> None:
     assert not RootedHost(HOSTS / "no-sysfs", live_pids=[1]).process_alive(True)
+
+
+def test_runtime_facts_come_from_the_constructor_and_the_tree(tmp_path: Path) -> None:
+    runtime = tmp_path / "run" / "server.json"
+    runtime.parent.mkdir()
+    runtime.write_text("{}")
+    os.utime(runtime, (1_600_000_000, 1_600_000_050))
+    facts = ProcessInfo("501", 1_600_000_000.0, None)
+    host = RootedHost(tmp_path, live_pids=[7], processes={8: facts}, user="501")
+    assert host.process_info(7) == ProcessInfo("501", 0.0, None)
+    assert host.process_info(8) == facts
+    assert host.process_alive(8) is True
+    assert host.process_info(9) is None
+    assert host.own_process() == ProcessInfo("501", None, None)
+    assert host.file_mtime("/run/server.json") == 1_600_000_050
+    assert host.file_mtime("/run") is None
+    assert host.interactive_session() is False
+    assert RootedHost(tmp_path, env={"WAYLAND_DISPLAY": "w"}).interactive_session() is True
+    assert RootedHost(tmp_path, "darwin").interactive_session() is None
+    assert RootedHost(tmp_path, "win32", interactive_session=True).interactive_session() is True

@@ -20,12 +20,14 @@ import pytest
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.models import AppDef, Declaration, OsFamily
 from hermes_decl.resolver.availability import availability
+from hermes_decl.resolver.host import ProcessInfo
 from hermes_decl.resolver.live_host import LiveHost, current_os_family
 from hermes_decl.resolver.liveness import (
     MAX_PID,
     MAX_RUNTIME_FILE_BYTES,
     MAX_TOKEN_CHARS,
     MAX_URL_CHARS,
+    START_TIME_SLACK_S,
     Endpoint,
     NoEndpoint,
     NoEndpointCode,
@@ -33,6 +35,7 @@ from hermes_decl.resolver.liveness import (
 )
 from hermes_decl.resolver.rooted_host import RootedHost
 from hermes_decl.testing import FakeHost
+from tests.processes import another_users_process
 
 T = TypeVar("T")
 
@@ -161,7 +164,12 @@ def test_each_loopback_form_gives_an_endpoint(os_family: OsFamily, url: str, exp
     assert result == Endpoint(expected, SENTINEL)
     assert isinstance(result, Endpoint)
     assert result.token == SENTINEL
-    assert host.call_log[-1] == ("process_alive", (PID,))
+    assert host.call_log[-4:] == [
+        ("process_alive", (PID,)),
+        ("process_info", (PID,)),
+        ("own_process", ()),
+        ("file_mtime", (RUNTIME[os_family],)),
+    ]
     assert ("read_file", (RUNTIME[os_family], MAX_RUNTIME_FILE_BYTES + 1, 0)) in host.call_log
 
 
@@ -249,6 +257,8 @@ def test_no_endpoint_codes_are_stable() -> None:
         "bad_url",
         "bad_token",
         "dead_process",
+        "other_user",
+        "stale_file",
     }
     code: str = NoEndpointCode.DEAD_PROCESS
     assert code == "dead_process"
@@ -682,7 +692,9 @@ def test_the_token_never_shows(
         assert result.url.startswith("http://127.0.0.1:5000/mcp")
         seen.append(result.url)
     verdict = availability(decl, host=host)
-    seen += [shown(verdict), verdict.sentence(), verdict.refusal(), shown(verdict.trace)]
+    seen += [shown(verdict), verdict.sentence(), shown(verdict.trace)]
+    if not verdict.offerable:
+        seen.append(verdict.refusal())
     seen += [shown(candidate) for candidate in verdict.trace]
     seen += [record.getMessage() for record in caplog.records]
     seen += [shown(record.args) for record in caplog.records]
@@ -721,3 +733,137 @@ def test_availability_never_reads_the_runtime_file(os_family: OsFamily) -> None:
         for args in touched
         for arg in args
     )
+
+
+# -- the process must be this user's, and the file its own ---------------------------------------
+
+START = 1_700_000_000.0
+
+
+def checked(host: FakeHost, os_family: OsFamily = "linux") -> Endpoint | NoEndpoint:
+    result = read_endpoint(app_def(os_family), host=host)
+    assert SENTINEL not in repr(result)
+    return result
+
+
+PROCESS_CHECKS: dict[str, tuple[dict[str, Any], float, NoEndpointCode | None, str]] = {
+    "this-users-process": ({}, START + 60, None, ""),
+    "written-as-it-started": ({}, START, None, ""),
+    "written-within-the-slack": ({}, START - START_TIME_SLACK_S, None, ""),
+    "another-users-process": (
+        {"user": "0"},
+        START + 60,
+        NoEndpointCode.OTHER_USER,
+        "names process 4242, which belongs to another user",
+    ),
+    "another-session": (
+        {"session": 0},
+        START + 60,
+        NoEndpointCode.OTHER_USER,
+        "names process 4242, which runs in another session",
+    ),
+    "a-reused-pid": (
+        {},
+        START - START_TIME_SLACK_S - 0.5,
+        NoEndpointCode.STALE_FILE,
+        "is older than process 4242, so an earlier process wrote it and the id was reused",
+    ),
+    "a-start-that-cannot-be-read": (
+        {"started": None},
+        START + 60,
+        NoEndpointCode.STALE_FILE,
+        "names process 4242, but the file or the process start cannot be dated",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("process", "mtime", "code", "reason"), list(PROCESS_CHECKS.values()), ids=list(PROCESS_CHECKS)
+)
+def test_the_process_check(
+    process: dict[str, Any], mtime: float, code: NoEndpointCode | None, reason: str
+) -> None:
+    host = FakeHost("win32", env={"LOCALAPPDATA": "C:\\Users\\dev\\AppData\\Local"}, session=1)
+    host.add_file(RUNTIME["win32"], good(), mtime=mtime)
+    host.add_process(PID, **{"started": START, **process})
+    result = checked(host, "win32")
+    if code is None:
+        assert result == Endpoint("http://127.0.0.1:5000/mcp", SENTINEL)
+        assert isinstance(result, Endpoint)
+        assert (result.pid, result.path) == (PID, RUNTIME["win32"])
+    else:
+        assert isinstance(result, NoEndpoint)
+        assert (result.code, result.reason) == (code, f"runtime file {RUNTIME['win32']} {reason}")
+
+
+def test_a_process_whose_owner_cannot_be_read_is_not_this_users() -> None:
+    host = fake_host().add_file(RUNTIME["linux"], good()).add_unreadable_process(PID)
+    result = checked(host)
+    assert isinstance(result, NoEndpoint)
+    assert result.code is NoEndpointCode.OTHER_USER
+    assert result.reason.endswith("names process 4242, whose owner could not be read")
+    assert host.calls["own_process"] == 0
+
+
+def test_a_host_that_does_not_know_its_own_user_trusts_no_process() -> None:
+    class NoUserHost(FakeHost):
+        def own_process(self) -> ProcessInfo:
+            return ProcessInfo(None, None)
+
+    host = NoUserHost(home="/home/dev").add_file(RUNTIME["linux"], good()).add_process(PID)
+    result = checked(host)
+    assert isinstance(result, NoEndpoint)
+    assert result.code is NoEndpointCode.OTHER_USER
+    assert result.reason.endswith("but this host's user is unknown")
+
+
+def test_a_process_that_ends_between_the_questions_is_not_running() -> None:
+    class VanishingHost(FakeHost):
+        def process_info(self, pid: int) -> ProcessInfo | None:
+            return None
+
+    host = VanishingHost(home="/home/dev").add_file(RUNTIME["linux"], good()).add_process(PID)
+    result = checked(host)
+    assert isinstance(result, NoEndpoint)
+    assert result.code is NoEndpointCode.DEAD_PROCESS
+
+
+def test_an_undated_file_is_refused() -> None:
+    class UndatedHost(FakeHost):
+        def file_mtime(self, path: str) -> float | None:
+            return None
+
+    host = UndatedHost(home="/home/dev").add_file(RUNTIME["linux"], good()).add_process(PID)
+    result = checked(host)
+    assert isinstance(result, NoEndpoint)
+    assert result.code is NoEndpointCode.STALE_FILE
+
+
+def test_pid_1_as_another_user_yields_no_endpoint_and_no_token() -> None:
+    host = fake_host().add_file(RUNTIME["linux"], good(pid=1)).add_process(1, user="0")
+    result = checked(host)
+    assert isinstance(result, NoEndpoint)
+    assert result.code is NoEndpointCode.OTHER_USER
+
+
+@needs_posix
+def test_a_real_file_naming_another_users_process(tmp_path: Path) -> None:
+    found, path = live_app_def(tmp_path)
+    with another_users_process() as pid:
+        path.write_bytes(good(pid=pid))
+        result = live_result(found)
+    assert isinstance(result, NoEndpoint)
+    assert result.code is NoEndpointCode.OTHER_USER
+
+
+def test_a_real_file_older_than_its_process_is_stale(tmp_path: Path) -> None:
+    found, path = live_app_def(tmp_path)
+    path.write_bytes(good(pid=os.getpid()))
+    hour_ago = time.time() - 3600
+    info = LiveHost().process_info(os.getpid())
+    assert info is not None and info.started is not None
+    before_this_process = min(hour_ago, info.started - 3600)
+    os.utime(path, (before_this_process, before_this_process))
+    result = live_result(found)
+    assert isinstance(result, NoEndpoint)
+    assert result.code is NoEndpointCode.STALE_FILE

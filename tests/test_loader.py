@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
 import textwrap
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import yaml
@@ -32,6 +37,7 @@ from hermes_decl.loader.core_schema import CoreSafeLoader
 from hermes_decl.loader.yaml_reader import _read_yaml
 
 Found = tuple[str, str, int | None, int | None]
+T = TypeVar("T")
 
 VALID = textwrap.dedent(
     """\
@@ -629,26 +635,111 @@ def test_a_merge_key_needs_mappings() -> None:
     assert problems(text, at="servers") == [('servers.srv["<<"]', "bad_value", 4, 9)]
 
 
-def test_alias_bomb_is_refused_fast() -> None:
-    lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
-    for level in range(1, 10):
-        previous, name = chr(ord("a") + level - 1), chr(ord("a") + level)
-        lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]")
-    text = "\n".join(lines) + "\n"
-    started = time.perf_counter()
-    found = problems(text)
-    assert time.perf_counter() - started < 2
-    assert found == [("e[0]", "alias_limit", 5, 8)]
+class _TooMuchWork(BaseException):
+    """Raised by the call counter; not an ``Exception``, so no broad handler can swallow it."""
 
 
-def test_merge_key_bomb_is_refused_fast() -> None:
-    lines = ["m0: &m0 {" + ", ".join(f"k{i}: {i}" for i in range(10)) + "}"]
-    for level in range(1, 30):
-        lines.append(f"m{level}: &m{level} {{<<: [" + ", ".join([f"*m{level - 1}"] * 10) + "]}")
-    started = time.perf_counter()
-    ((_, code, _, _),) = problems("\n".join(lines))
-    assert code == "alias_limit"
-    assert time.perf_counter() - started < 2
+def within_calls(limit: int, call: Callable[[], T]) -> T:
+    """``call()``'s result, failing the test once it makes more than ``limit`` Python calls.
+
+    A deterministic bound on work, not a timing: an exponential bomb fails here at once
+    instead of hanging the suite.
+    """
+    made = 0
+
+    def count(frame: object, event: str, arg: object) -> None:
+        nonlocal made
+        if event == "call":
+            made += 1
+            if made > limit:
+                raise _TooMuchWork(f"more than {limit} calls")
+
+    sys.setprofile(count)
+    try:
+        return call()
+    finally:
+        sys.setprofile(None)
+
+
+def levels(first: str, level: Callable[[int, str], str], count: int, tail: str = "") -> str:
+    """An anchored ``a0``, then ``a1``… each built by ``level(n, alias of the one before)``."""
+    return "\n".join([first, *(level(n, f"*a{n - 1}") for n in range(1, count + 1))]) + tail
+
+
+def times(text: str, count: int = 9, separator: str = ", ") -> str:
+    return separator.join([text] * count)
+
+
+WORK_BOMBS = {
+    # Merges of empty mappings produce no value at all: only the visits can be counted.
+    "merge-list-of-empty-mappings": levels(
+        "a0: &a0 {}", lambda n, a: f"a{n}: &a{n} {{<<: [{times(a)}]}}", 9
+    ),
+    "merge-list-in-block-style": levels(
+        "a0: &a0 {}", lambda n, a: f"a{n}: &a{n}\n  <<: [{times(a)}]", 9
+    ),
+    "merge-block-list": levels(
+        "a0: &a0 {}", lambda n, a: f"a{n}: &a{n}\n  <<:\n" + times(f"    - {a}", 9, "\n"), 9
+    ),
+    "repeated-merge-keys": levels(
+        "a0: &a0 {}", lambda n, a: f"a{n}: &a{n} {{{times(f'<<: {a}')}}}", 9
+    ),
+    "merge-list-of-mappings-with-keys": levels(
+        "a0: &a0 {k0: 0, k1: 1}", lambda n, a: f"a{n}: &a{n} {{<<: [{times(a, 10)}]}}", 29
+    ),
+    # Each level of lists alone is within the budget; what the merges under them cost is not.
+    "alias-lists-over-a-merge-bomb": levels(
+        "a0: &a0 {}",
+        lambda n, a: f"a{n}: &a{n} {{<<: [{times(a)}]}}",
+        3,
+        tail="".join(f"\nb{n}: &b{n} [{times(f'*b{n - 1}' if n else '*a3')}]" for n in range(6)),
+    ),
+    "set-over-a-merge-bomb": levels(
+        "a0: &a0 {}",
+        lambda n, a: f"a{n}: &a{n} {{<<: [{times(a)}]}}",
+        3,
+        tail=f"\nb: !!set {{{times('? *a3', 20)}}}",
+    ),
+    "alias-list-bomb": levels(
+        "a0: &a0 [" + times('"lol"') + "]", lambda n, a: f"a{n}: &a{n} [{times(a)}]", 9
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (WORK_BOMBS["merge-list-of-empty-mappings"], ("a4", "alias_limit", 5, 14)),
+        (WORK_BOMBS["merge-list-in-block-style"], ("a4", "alias_limit", 9, 7)),
+        (WORK_BOMBS["merge-block-list"], ("a4", "alias_limit", 37, 5)),
+        (WORK_BOMBS["repeated-merge-keys"], ("a4", "alias_limit", 5, 50)),
+        (WORK_BOMBS["merge-list-of-mappings-with-keys"], ("a4", "alias_limit", 5, 14)),
+        (WORK_BOMBS["alias-lists-over-a-merge-bomb"], ("b0[8]", "alias_limit", 5, 50)),
+        (WORK_BOMBS["set-over-a-merge-bomb"], ("b", "alias_limit", 5, 4)),
+        (WORK_BOMBS["alias-list-bomb"], ("a4[0]", "alias_limit", 5, 10)),
+    ],
+    ids=list(WORK_BOMBS),
+)
+def test_alias_and_merge_bombs_are_refused_by_their_work(text: str, expected: Found) -> None:
+    # The work is budgeted, so each stops a few thousand node visits in, at the offending line.
+    assert within_calls(1_000_000, lambda: problems(text)) == [expected]
+
+
+def test_the_work_budget_says_what_it_refused() -> None:
+    assert error_text(WORK_BOMBS["merge-list-of-empty-mappings"]) == (
+        f"<string>:5:14: a4: aliases and merge keys may repeat at most {MAX_ALIAS_NODES} nodes "
+        "in a document (these repeat more: is this an alias or merge-key bomb?)"
+    )
+
+
+def test_merges_within_the_budget_are_applied() -> None:
+    servers = MAX_ALIAS_NODES // 10
+    text = "common: &c {requires: {gpu: nvidia}}\n" + "".join(
+        f"s{i}:\n  <<: *c\n  app: null\n" for i in range(servers)
+    )
+    found = load_declarations_text(text)
+    assert len(found) == servers + 1
+    assert found["s7"].requires == found["common"].requires
 
 
 def test_aliases_within_the_limit_are_expanded() -> None:
@@ -798,20 +889,128 @@ def test_errors_in_files_name_the_file(tmp_path: Path) -> None:
     assert caught.value.where == "plugin/decl.yaml"
 
 
-def test_unreadable_files(tmp_path: Path) -> None:
-    for path in (tmp_path / "missing.yaml", tmp_path, "bad\x00name"):
-        with pytest.raises(DeclarationError) as caught:
-            load_declarations_file(path)
-        ((loc, code, line, column),) = [
-            (i.loc, i.code, i.line, i.column) for i in caught.value.issues
-        ]
-        assert (loc, code, line, column) == ("", "unreadable_file", None, None)
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("missing.yaml", "No such file or directory"),
+        ("bad\x00name", "embedded null byte"),
+    ],
+    ids=["missing", "nul-in-name"],
+)
+def test_unreadable_files(tmp_path: Path, name: str, reason: str) -> None:
+    path = str(tmp_path / name)
     with pytest.raises(DeclarationError) as caught:
-        read_document_file(tmp_path / "missing.yaml")
-    assert (
-        str(caught.value)
-        == f"{tmp_path / 'missing.yaml'}: cannot be read (No such file or directory)"
+        load_declarations_file(path)
+    assert [(i.loc, i.code, i.line, i.column) for i in caught.value.issues] == [
+        ("", "unreadable_file", None, None)
+    ]
+    assert str(caught.value) == f"{path}: cannot be read ({reason})"
+
+
+def within(seconds: float, call: Callable[[], T]) -> T:
+    """``call()``'s result, failing the test if it is still blocked after ``seconds`` (a hang)."""
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(call())
+        except BaseException as error:
+            failure.append(error)
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"still blocked after {seconds}s"
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+_OPEN_TERMINALS: list[int] = []
+
+if sys.platform == "win32":
+
+    def _fifo(path: Path) -> Path:
+        raise NotImplementedError
+
+    def _terminal(path: Path) -> Path:
+        raise NotImplementedError
+
+else:
+
+    def _fifo(path: Path) -> Path:
+        os.mkfifo(path)
+        return path
+
+    def _terminal(path: Path) -> Path:
+        leader, follower = os.openpty()  # the leader stays open while the test runs
+        _OPEN_TERMINALS.append(leader)
+        path.symlink_to(os.ttyname(follower))
+        os.close(follower)
+        return path
+
+
+def _symlink_to_fifo(path: Path) -> Path:
+    path.symlink_to(_fifo(path.with_name("fifo")))
+    return path
+
+
+def _directory(path: Path) -> Path:
+    path.mkdir()
+    return path
+
+
+def _null_device(path: Path) -> Path:
+    path.symlink_to(os.devnull)
+    return path
+
+
+POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file kinds")
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        pytest.param(_fifo, "a FIFO", marks=POSIX_ONLY),
+        pytest.param(_symlink_to_fifo, "a FIFO", marks=POSIX_ONLY),
+        pytest.param(_directory, "a directory", marks=POSIX_ONLY),
+        pytest.param(_terminal, "a character device", marks=POSIX_ONLY),
+        pytest.param(_null_device, "a character device", marks=POSIX_ONLY),
+    ],
+    ids=["fifo", "symlink-to-fifo", "directory", "terminal", "null-device"],
+)
+@pytest.mark.parametrize(
+    "read", [load_declarations_file, read_document_file], ids=["load", "read_document"]
+)
+def test_only_regular_files_are_read_and_nothing_waits(
+    tmp_path: Path, make: Callable[[Path], Path], kind: str, read: Callable[[Path], object]
+) -> None:
+    path = make(tmp_path / "plugin.yaml")
+    try:
+        with pytest.raises(DeclarationError) as caught:
+            within(10, lambda: read(path))
+    finally:
+        while _OPEN_TERMINALS:
+            os.close(_OPEN_TERMINALS.pop())
+    assert [(i.loc, i.code, i.line, i.column) for i in caught.value.issues] == [
+        ("", "not_a_regular_file", None, None)
+    ]
+    assert str(caught.value) == f"{path}: must be a regular file (got {kind})"
+
+
+@POSIX_ONLY
+def test_the_command_line_refuses_a_fifo_without_waiting(tmp_path: Path) -> None:
+    fifo = _fifo(tmp_path / "plugin.yaml")
+    result = subprocess.run(
+        [sys.executable, "-m", "hermes_decl", "check", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
+    assert (result.returncode, result.stderr) == (1, "")
+    assert result.stdout == f"{fifo}: must be a regular file (got a FIFO)\n"
 
 
 def test_an_oversized_file_is_not_read_whole(tmp_path: Path) -> None:

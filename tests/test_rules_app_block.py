@@ -354,6 +354,11 @@ VALID_LIVENESS: dict[str, tuple[str, object, tuple[str, str, str, str, str]]] = 
     "none": ("linux", {"kind": "none"}, ("none", "pid", "http", "token", "/mcp")),
     "null": ("linux", None, ("none", "pid", "http", "token", "/mcp")),
     "empty-mapping-defaults-none": ("darwin", {}, ("none", "pid", "http", "token", "/mcp")),
+    **{
+        f"{kind}-{os_family}": (os_family, {"kind": kind}, (kind, "pid", "http", "token", "/mcp"))
+        for kind in ("static", "interactive_session")
+        for os_family in ("win32", "darwin", "linux")
+    },
 }
 
 
@@ -381,6 +386,17 @@ INVALID_LIVENESS: dict[str, tuple[object, list[tuple[str, str]]]] = {
     "unknown-kind": ({"kind": "http"}, [("kind", "invalid_choice")]),
     "path-on-none": ({"kind": "none", "path": "/run/x.json"}, [("path", "unknown_key")]),
     "pid-key-on-none": ({"kind": "none", "pid_key": "pid"}, [("pid_key", "unknown_key")]),
+    "path-on-static": ({"kind": "static", "path": "/run/x.json"}, [("path", "unknown_key")]),
+    "url-on-static": ({"kind": "static", "url": "http://127.0.0.1:1"}, [("url", "unknown_key")]),
+    "path-on-interactive-session": (
+        {"kind": "interactive_session", "path": "/run/x.json"},
+        [("path", "unknown_key")],
+    ),
+    "display-on-interactive-session": (
+        {"kind": "interactive_session", "display": ":0"},
+        [("display", "unknown_key")],
+    ),
+    "kind-typo": ({"kind": "statik"}, [("kind", "invalid_choice")]),
     "string": ("server_json", [("", "wrong_type")]),
     "list": ([], [("", "wrong_type")]),
     "path-int": ({"kind": "server_json", "path": 3}, [("path", "wrong_type")]),
@@ -605,3 +621,18 @@ def test_null_is_absent_empty_is_not(
         assert sorted(issues_of(raw_app)) == sorted(expected)
     else:
         assert parse(raw_app).app is not None
+
+
+@pytest.mark.parametrize(
+    ("liveness", "message"),
+    [
+        ({"kind": "statik"}, "must be 'none', 'static', 'interactive_session' or 'server_json'"),
+        ({"kind": "static", "endpoint_path": "/mcp"}, "unknown key (expected 'kind')"),
+        ({"kind": "interactive_session", "pid_key": "pid"}, "unknown key (expected 'kind')"),
+    ],
+    ids=["kind-typo", "static-endpoint-path", "interactive-pid-key"],
+)
+def test_the_kinds_without_keys_name_what_they_accept(liveness: object, message: str) -> None:
+    error = error_of(one_os("linux", liveness=liveness))
+    assert len(error.issues) == 1
+    assert error.issues[0].message.startswith(message), error.issues[0].message

@@ -9,7 +9,9 @@ import yaml
 
 from hermes_decl.declaration import DeclarationError, parse_declaration
 from hermes_decl.resolver.availability import availability
+from hermes_decl.resolver.host import ProcessInfo
 from hermes_decl.snapshot import host_from_snapshot
+from hermes_decl.testing import DEFAULT_PROCESS_START
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -59,3 +61,39 @@ def test_a_setup_that_does_not_fit_the_os_is_refused() -> None:
             {"os_family": "darwin", "pci_devices": [{"vendor": "0x10de"}]}, where="s.yaml"
         )
     assert [i.code for i in caught.value.issues] == ["bad_snapshot"]
+
+
+def test_a_snapshot_describes_processes_users_file_contents_and_the_session() -> None:
+    host = host_from_snapshot(
+        {
+            "os_family": "win32",
+            "user": "S-1-5-21-1",
+            "session": 1,
+            "interactive_session": True,
+            "files": [
+                {"path": "C:\\run\\server.json", "text": '{"pid": 7}', "mtime": 1_700_000_100},
+                "C:\\empty.txt",
+            ],
+            "processes": [7, {"pid": 8, "user": "S-1-5-18", "started": 5.5, "session": 0}],
+        },
+        where="s.yaml",
+    )
+    assert host.own_process() == ProcessInfo("S-1-5-21-1", None, 1)
+    assert host.process_info(7) == ProcessInfo("S-1-5-21-1", DEFAULT_PROCESS_START, 1)
+    assert host.process_info(8) == ProcessInfo("S-1-5-18", 5.5, 0)
+    assert host.read_file("C:\\run\\server.json", 100) == b'{"pid": 7}'
+    assert host.file_mtime("C:\\run\\server.json") == 1_700_000_100
+    assert host.read_file("C:\\empty.txt", 100) == b""
+    assert host.interactive_session() is True
+
+
+def test_snapshot_processes_are_strict() -> None:
+    with pytest.raises(DeclarationError) as caught:
+        host_from_snapshot(
+            {"os_family": "linux", "processes": [True, {"pid": 1, "uid": 0}, "7"]}, where="s.yaml"
+        )
+    assert [(i.loc, i.code) for i in caught.value.issues] == [
+        ("processes[0]", "wrong_type"),
+        ("processes[1].uid", "unknown_key"),
+        ("processes[2]", "wrong_type"),
+    ]

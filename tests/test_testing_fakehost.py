@@ -8,10 +8,16 @@ from collections import Counter
 import pytest
 
 from hermes_decl.models import OS_FAMILIES, OsFamily
-from hermes_decl.resolver.host import Host, UninstallEntry
+from hermes_decl.resolver.host import Host, ProcessInfo, UninstallEntry
 from hermes_decl.resolver.live_host import MAX_DIR_ENTRIES
 from hermes_decl.resolver.readers import pe_file_version, plist_version
-from hermes_decl.testing import NVIDIA_PROC_VERSION, FakeHost
+from hermes_decl.testing import (
+    DEFAULT_FILE_MTIME,
+    DEFAULT_PROCESS_START,
+    DEFAULT_USER,
+    NVIDIA_PROC_VERSION,
+    FakeHost,
+)
 from hermes_decl.testing_pe import build_pe, parse_version_quad
 
 ROOTS: dict[OsFamily, str] = {"linux": "/opt", "darwin": "/Applications", "win32": "C:\\Apps"}
@@ -350,6 +356,10 @@ def test_every_protocol_call_is_counted_and_logged(os_family: OsFamily) -> None:
     host.display_device_ids()
     host.native_machine()
     host.process_alive(7)
+    host.process_info(7)
+    host.own_process()
+    host.file_mtime(root)
+    host.interactive_session()
     host.is_file(root)
     methods = [
         "getenv",
@@ -364,6 +374,10 @@ def test_every_protocol_call_is_counted_and_logged(os_family: OsFamily) -> None:
         "display_device_ids",
         "native_machine",
         "process_alive",
+        "process_info",
+        "own_process",
+        "file_mtime",
+        "interactive_session",
     ]
     assert host.calls == Counter({**dict.fromkeys(methods, 1), "is_file": 2})
     assert [method for method, _args in host.call_log] == [*methods, "is_file"]
@@ -391,6 +405,10 @@ def test_every_protocol_method_is_counted() -> None:
         "display_device_ids",
         "native_machine",
         "process_alive",
+        "process_info",
+        "own_process",
+        "file_mtime",
+        "interactive_session",
     }
 
 
@@ -415,3 +433,61 @@ def test_add_process_insists_on_an_int() -> None:
 
 def test_repr() -> None:
     assert repr(FakeHost("darwin").add_file("/a/b")) == "FakeHost('darwin', files=1, dirs=2)"
+
+
+# -- runtime facts -------------------------------------------------------------------------------
+
+
+def test_processes_default_to_the_host_user_started_before_files_were_written() -> None:
+    host = FakeHost(user="alice", session=2).add_process(4242).add_file("/run/server.json")
+    assert host.own_process() == ProcessInfo("alice", None, 2)
+    assert host.process_info(4242) == ProcessInfo("alice", DEFAULT_PROCESS_START, 2)
+    assert host.file_mtime("/run/server.json") == DEFAULT_FILE_MTIME > DEFAULT_PROCESS_START
+    assert FakeHost().own_process() == ProcessInfo(DEFAULT_USER, None, None)
+
+
+def test_processes_and_files_can_say_who_and_when() -> None:
+    host = FakeHost("win32").add_process(7, user="S-1-5-18", started=5.0, session=0)
+    host.add_file("C:\\run\\server.json", b"{}", mtime=3.0).add_unreadable_process(8)
+    assert host.process_info(7) == ProcessInfo("S-1-5-18", 5.0, 0)
+    assert host.process_info(8) == ProcessInfo(None, None)
+    assert host.process_alive(8) is True
+    assert host.file_mtime("c:/RUN/server.json") == 3.0
+    assert host.add_process(9, started=None).process_info(9) == ProcessInfo(DEFAULT_USER, None)
+
+
+def test_no_process_and_no_file_have_no_facts() -> None:
+    host = FakeHost().add_dir("/run").add_process(7).end_process(7)
+    assert host.process_info(7) is None
+    assert host.process_info(True) is None
+    assert host.file_mtime("/run") is None
+    assert host.file_mtime("/missing") is None
+    assert host.file_mtime("relative") is None
+
+
+@pytest.mark.parametrize(
+    ("os_family", "given", "env", "expected"),
+    [
+        ("linux", None, {}, False),
+        ("linux", None, {"DISPLAY": ":1"}, True),
+        ("linux", False, {"DISPLAY": ":1"}, False),
+        ("darwin", None, {}, None),
+        ("win32", None, {}, None),
+        ("darwin", True, {}, True),
+        ("win32", False, {}, False),
+    ],
+    ids=[
+        "linux-env",
+        "linux-display",
+        "linux-given",
+        "darwin",
+        "win32",
+        "darwin-given",
+        "win32-given",
+    ],
+)
+def test_interactive_session(
+    os_family: OsFamily, given: bool | None, env: dict[str, str], expected: bool | None
+) -> None:
+    host = FakeHost(os_family, env=env, interactive_session=given)
+    assert host.interactive_session() is expected

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import pytest
 
 from hermes_decl.resolver import winprocess
+from hermes_decl.resolver.host import ProcessInfo
 from hermes_decl.resolver.winprocess import (
     ERROR_ACCESS_DENIED,
+    FILETIME_EPOCH,
     STILL_ACTIVE,
+    filetime_to_epoch,
     process_running,
+    windows_interactive_session,
+    windows_own_process,
+    windows_process_info,
 )
 
 
@@ -80,3 +87,85 @@ def test_api_errors_count_as_not_alive(raise_on: str) -> None:
 
 def test_the_ctypes_binding_exists_only_on_windows() -> None:
     assert hasattr(winprocess, "windows_pid_exists") is (sys.platform == "win32")
+
+
+# -- owner, session and start --------------------------------------------------------------------
+
+SID = "S-1-5-21-1004336348-1177238915-682003330-1001"
+CREATED = FILETIME_EPOCH + 17_000_000_000_000_000  # 1_700_000_000 seconds after 1970
+
+
+class FakeFacts(FakeKernel32):
+    """A ``ProcessFactsApi``: the process's token SID, creation time and sessions."""
+
+    def __init__(
+        self,
+        *,
+        sid: str | None = SID,
+        own_sid: str | None = SID,
+        created: int | None = CREATED,
+        sessions: dict[int | None, int | None] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.sid, self.own_sid, self.created = sid, own_sid, created
+        self.sessions = {None: 1, 4242: 1} if sessions is None else sessions
+
+    def owner_sid(self, handle: int | None) -> str | None:
+        self._call("owner_sid", -1 if handle is None else handle)
+        return self.own_sid if handle is None else self.sid
+
+    def session_id(self, pid: int | None) -> int | None:
+        self._call("session_id", -1 if pid is None else pid)
+        return self.sessions.get(pid)
+
+    def creation_time(self, handle: int) -> int | None:
+        self._call("creation_time", handle)
+        return self.created
+
+
+WINDOWS_FACTS: dict[str, tuple[dict[str, Any], ProcessInfo | None]] = {
+    "running": ({}, ProcessInfo(SID, 1_700_000_000.0, 1)),
+    "no-such-process": ({"handle": None, "error": 87}, None),
+    "exited": ({"code": 0}, None),
+    "more-privileged-user": (
+        {"handle": None, "error": ERROR_ACCESS_DENIED},
+        ProcessInfo(None, None, 1),
+    ),
+    "token-unreadable": ({"sid": None}, ProcessInfo(None, 1_700_000_000.0, 1)),
+    "not-a-sid": ({"sid": "S-1-5-x\n"}, ProcessInfo(None, 1_700_000_000.0, 1)),
+    "times-unreadable": ({"created": None}, ProcessInfo(SID, None, 1)),
+    "created-before-1970": ({"created": 5}, ProcessInfo(SID, None, 1)),
+    "session-unreadable": ({"sessions": {None: 1}}, ProcessInfo(SID, 1_700_000_000.0, None)),
+    "an-api-failure": ({"raise_on": "creation_time"}, None),
+}
+
+
+@pytest.mark.parametrize(
+    ("setup", "expected"), list(WINDOWS_FACTS.values()), ids=list(WINDOWS_FACTS)
+)
+def test_windows_process_info(setup: dict[str, Any], expected: ProcessInfo | None) -> None:
+    api = FakeFacts(**setup)
+    assert windows_process_info(4242, api) == expected
+    opened = api.handle is not None
+    assert api.calls.count(("close", 40)) == (1 if opened else 0)
+
+
+def test_windows_own_process_and_session() -> None:
+    assert windows_own_process(FakeFacts()) == ProcessInfo(SID, None, 1)
+    assert windows_own_process(FakeFacts(own_sid=None)) == ProcessInfo(None, None, 1)
+    assert windows_own_process(FakeFacts(raise_on="owner_sid")) == ProcessInfo(None, None)
+    assert windows_interactive_session(FakeFacts(sessions={None: 1})) is True
+    assert windows_interactive_session(FakeFacts(sessions={None: 0})) is False
+    assert windows_interactive_session(FakeFacts(sessions={})) is None
+    assert windows_interactive_session(FakeFacts(raise_on="session_id")) is None
+
+
+def test_filetimes() -> None:
+    assert filetime_to_epoch(FILETIME_EPOCH + 15_000_000) == 1.5
+    assert filetime_to_epoch(FILETIME_EPOCH) is None
+    assert filetime_to_epoch(0) is None
+
+
+def test_the_live_facts_api_exists_only_on_windows() -> None:
+    assert hasattr(winprocess, "live_process_api") is (sys.platform == "win32")

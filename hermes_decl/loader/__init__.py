@@ -5,9 +5,11 @@ otherwise, with the same result) by the YAML 1.2 core schema, as editors read it
 JSON is read with the ``json`` module's own scanners. Reading keeps the 1-based line and column
 of every value and every mapping key, so that
 each ``DeclarationError`` issue points at the offending value or key in the file. Reading never
-raises anything but ``DeclarationError`` and never expands an alias bomb: aliases may produce at
-most ``MAX_ALIAS_NODES`` values, nesting stops at ``MAX_DEPTH`` levels, and text is bounded by
-``MAX_BYTES``.
+raises anything but ``DeclarationError`` and never expands an alias or merge-key bomb: aliases and
+merge keys may repeat at most ``MAX_ALIAS_NODES`` node visits (the work, not the values produced),
+nesting stops at ``MAX_DEPTH`` levels, and text is bounded by ``MAX_BYTES``. Only a regular file is
+read: it is opened without blocking and the open descriptor is checked, so a FIFO, a terminal, a
+device or a directory is refused (``not_a_regular_file``) and never waited on.
 
 Issue locations (``loc`` and ``path``) are data paths from the top of the document, so with an
 ``at`` selection they start with the selected keys (``tool.servers.my-server.app.linux``).

@@ -16,7 +16,10 @@ from hermes_decl.declaration import Issue
 from hermes_decl.errors import DataPath, dotted
 
 MAX_ALIAS_NODES = 10_000
-"""The most values that aliases (and merge keys) may produce in one document."""
+"""The most node visits that aliases and merge keys may repeat in one document.
+
+It bounds the work, not the output: a merge of empty mappings produces no value, but each time
+it is merged its nodes are visited again, and those visits count."""
 MAX_DEPTH = 100
 """The deepest nesting of mappings and lists accepted, counted from the document's top."""
 MAX_BYTES = 1024 * 1024

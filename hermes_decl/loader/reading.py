@@ -6,7 +6,8 @@ import codecs
 import os
 from typing import Literal
 
-from hermes_decl.declaration import DeclarationError
+from hermes_decl._regular_file import NotRegularFile, open_regular
+from hermes_decl.declaration import DeclarationError, Issue
 from hermes_decl.loader.document import (
     MAX_BYTES,
     STRING_WHERE,
@@ -78,15 +79,38 @@ def _read(text: str | bytes, where: str, syntax: Syntax | None = None) -> Docume
 
 
 def _read_file(path: str | os.PathLike[str], where: str | None) -> tuple[bytes, str]:
+    """A file's bytes, at most one more than ``MAX_BYTES``; only a regular file is read.
+
+    The file is opened without blocking and the open descriptor is checked, so a FIFO, a
+    terminal, a device or a directory named as a declarations file is refused, never waited on.
+    """
     label = where if where is not None else os.fspath(path)
     try:
-        with open(path, "rb") as stream:
-            data = stream.read(MAX_BYTES + 1)
+        fd = open_regular(path)
+    except NotRegularFile as refused:
+        message = f"must be a regular file (got {refused.kind})"
+        raise DeclarationError(label, [_issue((), "not_a_regular_file", message, None)]) from None
     except (OSError, ValueError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        issue = _issue((), "unreadable_file", f"cannot be read ({reason})", None)
-        raise DeclarationError(label, [issue]) from None
-    return data, label
+        raise DeclarationError(label, [_unreadable(error)]) from None
+    chunks: list[bytes] = []
+    wanted = MAX_BYTES + 1
+    try:
+        while wanted > 0:
+            chunk = os.read(fd, wanted)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            wanted -= len(chunk)
+    except OSError as error:
+        raise DeclarationError(label, [_unreadable(error)]) from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks), label
+
+
+def _unreadable(error: OSError | ValueError) -> Issue:
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return _issue((), "unreadable_file", f"cannot be read ({reason})", None)
 
 
 def _checked(document: Document) -> Document:

@@ -156,7 +156,11 @@ class _Pair(NamedTuple):
 
 
 class _Builder:
-    """Builds plain data and positions from composed nodes, bounding what aliases expand to."""
+    """Builds plain data and positions from composed nodes, bounding the work aliases ask for.
+
+    The budget counts nodes visited again, not values produced: a merge of empty mappings
+    produces nothing, yet merging it a million times is a million visits.
+    """
 
     def __init__(self, loader: _Loader) -> None:
         self._loader = loader
@@ -176,10 +180,7 @@ class _Builder:
         if alias is not None and outer is None:
             self._expansion = (path, alias)
         try:
-            if id(node) in self._seen:
-                self._expand(1, path, at)
-            else:
-                self._seen.add(id(node))
+            self._visit(node, path, at)
             if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
                 return self._mapping(node, path, depth, at)
             if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
@@ -189,13 +190,21 @@ class _Builder:
         finally:
             self._expansion = outer
 
-    def _expand(self, count: int, path: DataPath, at: Position) -> None:
-        self._expanded += count
+    def _visit(self, node: yaml.Node, path: DataPath, at: Position) -> None:
+        """Count a node visited again (through an alias or a merge key) against the work budget.
+
+        Every node is visited once for free (the text bounds those); each later visit is work
+        an alias or a merge key asked for, whether or not it produces a value.
+        """
+        if id(node) not in self._seen:
+            self._seen.add(id(node))
+            return
+        self._expanded += 1
         if self._expanded > MAX_ALIAS_NODES:
             where, place = self._expansion or (path, at)
             message = (
-                f"aliases may produce at most {MAX_ALIAS_NODES} values in a document "
-                "(these expand to more: is this an alias bomb?)"
+                f"aliases and merge keys may repeat at most {MAX_ALIAS_NODES} nodes in a "
+                "document (these repeat more: is this an alias or merge-key bomb?)"
             )
             raise _Stop(_issue(where, "alias_limit", message, place))
 
@@ -252,34 +261,57 @@ class _Builder:
         merged: list[_Pair] = []
         own: list[_Pair] = []
         for key_node, value_node in node.value:
+            key_at = _mark(key_node.start_mark)
+            self._visit(key_node, path, key_at)
             if key_node.tag != _MERGE:
                 own.append(_Pair(key_node, value_node, node, True))
                 continue
             at = self._loader.alias_at.get((id(node), id(key_node))) or _mark(value_node.start_mark)
-            if isinstance(value_node, yaml.MappingNode):
-                sources = [value_node]
-            elif isinstance(value_node, yaml.SequenceNode) and all(
-                isinstance(item, yaml.MappingNode) for item in value_node.value
-            ):
-                sources = [
-                    item
-                    for item in reversed(value_node.value)
-                    if isinstance(item, yaml.MappingNode)
-                ]
-            else:
-                message = "a merge key '<<' takes a mapping or a list of mappings"
-                self._soft(value_node, _issue((*path, "<<"), "bad_value", message, at))
-                continue
-            for source in sources:
-                if len(merging) >= MAX_DEPTH:
-                    raise _Stop(_too_deep(path, at))
-                if source is node or id(source) in merging:
-                    pairs = [_Pair(k, v, source, False) for k, v in source.value if k.tag != _MERGE]
-                else:
-                    pairs = self._pairs(source, path, (*merging, id(node)))
-                self._expand(len(pairs), path, at)
-                merged.extend(pair._replace(own=False) for pair in pairs)
+            outer = self._expansion
+            if outer is None:
+                self._expansion = (path, at)  # a bomb is reported where the merging starts
+            try:
+                merged.extend(self._merged(node, value_node, path, merging, at))
+            finally:
+                self._expansion = outer
         return merged + own
+
+    def _merged(
+        self,
+        node: yaml.MappingNode,
+        value_node: yaml.Node,
+        path: DataPath,
+        merging: tuple[int, ...],
+        at: Position,
+    ) -> list[_Pair]:
+        """The pairs one merge key brings in, each visit of a merged node counted as work."""
+        self._visit(value_node, path, at)
+        if isinstance(value_node, yaml.MappingNode):
+            sources = [value_node]
+        elif isinstance(value_node, yaml.SequenceNode) and all(
+            isinstance(item, yaml.MappingNode) for item in value_node.value
+        ):
+            sources = [
+                item for item in reversed(value_node.value) if isinstance(item, yaml.MappingNode)
+            ]
+            for source in sources:
+                self._visit(source, path, at)
+        else:
+            message = "a merge key '<<' takes a mapping or a list of mappings"
+            self._soft(value_node, _issue((*path, "<<"), "bad_value", message, at))
+            return []
+        merged: list[_Pair] = []
+        for source in sources:
+            if len(merging) >= MAX_DEPTH:
+                raise _Stop(_too_deep(path, at))
+            if source is node or id(source) in merging:
+                pairs = [_Pair(k, v, source, False) for k, v in source.value if k.tag != _MERGE]
+                for pair in pairs:
+                    self._visit(pair.key, path, at)
+            else:
+                pairs = self._pairs(source, path, (*merging, id(node)))
+            merged.extend(pair._replace(own=False) for pair in pairs)
+        return merged
 
     def _key(self, node: yaml.Node, path: DataPath, depth: int) -> object:
         at = _mark(node.start_mark)
@@ -316,7 +348,7 @@ class _Builder:
             self._soft(node, _issue(path, "unknown_tag", message, at))
             return _SKIP
         if not isinstance(node, yaml.ScalarNode):
-            self._count(node, path, depth)
+            self._count(node, path, depth, at)
         try:
             value: object = self._loader.construct_object(node, deep=True)
         except Exception as error:  # PyYAML's constructors raise ValueError and others too
@@ -328,7 +360,7 @@ class _Builder:
             return _SKIP
         return value
 
-    def _count(self, node: yaml.Node, path: DataPath, depth: int) -> None:
+    def _count(self, node: yaml.Node, path: DataPath, depth: int, at: Position) -> None:
         """Bound a collection handed to PyYAML's own constructors, as ``build`` would."""
         if depth > MAX_DEPTH:
             raise _Stop(_too_deep(path, _mark(node.start_mark)))
@@ -338,11 +370,8 @@ class _Builder:
         elif isinstance(node, yaml.MappingNode):
             children = [part for pair in node.value for part in pair]
         for child in children:
-            if id(child) in self._seen:
-                self._expand(1, path, _mark(child.start_mark))
-            else:
-                self._seen.add(id(child))
-            self._count(child, path, depth + 1)
+            self._visit(child, path, at)
+            self._count(child, path, depth + 1, at)
 
 
 def _syntax_issue(error: yaml.MarkedYAMLError) -> Issue:

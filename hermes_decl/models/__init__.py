@@ -4,7 +4,13 @@ from hermes_decl.models.app import AppBlock, AppDef, DarwinAppDef, LinuxAppDef, 
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence
 from hermes_decl.models.declaration import Declaration
 from hermes_decl.models.kinds import KindVariant
-from hermes_decl.models.liveness import LivenessSpec, NoLiveness, ServerJsonLiveness
+from hermes_decl.models.liveness import (
+    InteractiveSessionLiveness,
+    LivenessSpec,
+    NoLiveness,
+    ServerJsonLiveness,
+    StaticLiveness,
+)
 from hermes_decl.models.locations import (
     KIND_LOCATIONS,
     AppBundleLocation,
@@ -35,6 +41,7 @@ __all__ = [
     "DarwinAppDef",
     "Declaration",
     "FlatpakLocation",
+    "InteractiveSessionLiveness",
     "KindLocation",
     "KindVariant",
     "LinuxAppDef",
@@ -50,6 +57,7 @@ __all__ = [
     "Requires",
     "ServerJsonLiveness",
     "SnapLocation",
+    "StaticLiveness",
     "UninstallRegistryLocation",
     "UninstallRegistryVersion",
     "VersionSpec",

@@ -99,7 +99,7 @@ class AppDef(FrozenModel):
 
     @property
     def liveness_kind(self) -> str:
-        """The liveness source's kind: ``none`` or ``server_json``."""
+        """The liveness source's kind: none, static, interactive_session or server_json."""
         return self.liveness.kind
 
     @property

@@ -26,6 +26,29 @@ class NoLiveness(KindVariant):
     kind: Literal["none"] = Field(default="none", description="No runtime endpoint file.")
 
 
+class StaticLiveness(KindVariant):
+    """The application serves MCP without a runtime file: a fixed endpoint or a stdio server.
+
+    There is nothing to observe, so a down connection is never blamed on the application.
+    """
+
+    KIND: ClassVar[str] = "static"
+    VALID_OS: ClassVar[tuple[OsFamily, ...]] = OS_FAMILIES
+    kind: Literal["static"] = Field(
+        description="MCP is served without a runtime file; nothing to observe."
+    )
+
+
+class InteractiveSessionLiveness(KindVariant):
+    """The application only works inside a logged-in desktop session (GUI automation)."""
+
+    KIND: ClassVar[str] = "interactive_session"
+    VALID_OS: ClassVar[tuple[OsFamily, ...]] = OS_FAMILIES
+    kind: Literal["interactive_session"] = Field(
+        description="Usable only inside a logged-in desktop session."
+    )
+
+
 class ServerJsonLiveness(KindVariant):
     """A JSON runtime file with the process id, URL and token of the running application."""
 
@@ -68,11 +91,13 @@ class LinuxServerJsonLiveness(ServerJsonLiveness):
     OS_FAMILY: ClassVar[OsFamily] = "linux"
 
 
+_OBSERVING_NOTHING = (NoLiveness, StaticLiveness, InteractiveSessionLiveness)
+
 LIVENESS_VARIANTS: dict[OsFamily, tuple[type[KindVariant], ...]] = {
-    "win32": (NoLiveness, Win32ServerJsonLiveness),
-    "darwin": (NoLiveness, DarwinServerJsonLiveness),
-    "linux": (NoLiveness, LinuxServerJsonLiveness),
+    "win32": (*_OBSERVING_NOTHING, Win32ServerJsonLiveness),
+    "darwin": (*_OBSERVING_NOTHING, DarwinServerJsonLiveness),
+    "linux": (*_OBSERVING_NOTHING, LinuxServerJsonLiveness),
 }
 
-LivenessSpec = NoLiveness | ServerJsonLiveness
+LivenessSpec = NoLiveness | StaticLiveness | InteractiveSessionLiveness | ServerJsonLiveness
 """Any liveness source."""

@@ -66,34 +66,60 @@ class Availability:
         raise TypeError("an Availability has no truth value: read .offerable or .state")
 
     def sentence(self, app_name: str | None = None) -> str:
-        """The sentence a user reads about this verdict."""
+        """The sentence a user reads about this verdict: what holds, then what to do about it."""
+        reason, action = self.sentence_parts(app_name)
+        return f"{reason} {action}" if action else reason
+
+    def sentence_parts(self, app_name: str | None = None) -> tuple[str, str | None]:
+        """The sentence in two parts: what holds, and the one thing to do (None when nothing is).
+
+        The runtime status (SPEC 11) builds its own sentences from these parts.
+        """
         app = app_name or self.name
         state = self.state
         if state is AvailabilityState.MISSING_APP:
-            return f"{app} is not installed. Install {app}, then try again."
+            return f"{app} is not installed.", f"Install {app}, then try again."
         if state is AvailabilityState.VERSION_TOO_OLD:
-            return (
-                f"{app} version {self.version or 'unknown'} is too old; "
-                f"version {self.min_version} or newer is required. "
-                f"Update {app}, then try again."
-            )
+            required = f"version {self.min_version} or newer is required."
+            if self.version is None:
+                reason = f"{app} is installed, but its version could not be read; {required}"
+            else:
+                reason = f"{app} version {self.version} is too old; {required}"
+            return reason, f"Update {app}, then try again."
         if state is AvailabilityState.UNSUPPORTED_OS:
             os_name = OS_NAMES[self.os_family] if self.os_family else "this operating system"
-            return f"{app} is not available on {os_name}."
+            return f"{app} is not available on {os_name}.", None
         if state is AvailabilityState.UNSUPPORTED_GPU:
             return (
-                f"{app} needs an NVIDIA GPU; none was found on this machine. "
-                f"Use {app} on a machine with an NVIDIA GPU."
+                f"{app} needs an NVIDIA GPU; none was found on this machine.",
+                f"Use {app} on a machine with an NVIDIA GPU.",
             )
         if state is AvailabilityState.INSTALLED_NOT_RUNNING:
-            return f"{app} is installed but not running. Start {app}, then try again."
+            return f"{app} is installed but not running.", f"Start {app}, then try again."
         if state is AvailabilityState.AVAILABLE:
-            return f"{app} {self.version} is available." if self.version else f"{app} is available."
-        return f"{app} has no application or GPU requirements."
+            version = f" {self.version}" if self.version else ""
+            return f"{app}{version} is available.", None
+        if self.gpu is GpuClass.UNKNOWN:
+            return (
+                f"{app} needs an NVIDIA GPU; this machine's GPU could not be read, "
+                "so the requirement counts as met.",
+                None,
+            )
+        if self.gpu is not None:
+            return f"{app} needs an NVIDIA GPU, and this machine has one.", None
+        return f"{app} has no application or GPU requirements.", None
 
     def refusal(self, server_name: str | None = None) -> str:
-        """One line saying why an install or offer was refused, e.g. for a host's log."""
+        """One line saying why an install or offer was refused, e.g. for a host's log.
+
+        Raises ``ValueError`` for an offerable verdict: there is no refusal to explain.
+        """
         name = server_name or self.name
+        if self.offerable:
+            raise ValueError(
+                f"refusal() explains a refused verdict; {name} is {self.state.value}, "
+                "which is offered"
+            )
         if self.state is AvailabilityState.UNSUPPORTED_GPU:
             return f"{name} is unavailable: unsupported_gpu, needs an NVIDIA GPU."
         return f"{name} is unavailable: {self.state.value}."

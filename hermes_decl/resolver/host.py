@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from hermes_decl.models import OsFamily
     from hermes_decl.resolver.live_host import LiveHost, default_host
 
-__all__ = ["Host", "LiveHost", "UninstallEntry", "default_host"]
+__all__ = ["Host", "LiveHost", "ProcessInfo", "UninstallEntry", "default_host"]
 
 _IMPLEMENTATIONS = frozenset({"LiveHost", "default_host"})
 
@@ -33,6 +33,19 @@ def __getattr__(name: str) -> Any:
 
         return getattr(live_host, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@dataclass(frozen=True)
+class ProcessInfo:
+    """Who owns a running process, in which session, and since when, as far as the host can tell."""
+
+    user: str | None
+    """The owner in the host's own form (a POSIX user id in decimal, a Windows SID); None when
+    it cannot be read."""
+    started: float | None
+    """When the process started, in seconds since the epoch; None when it cannot be read."""
+    session: int | None = None
+    """The Windows session id; None on other systems or when it cannot be read."""
 
 
 @dataclass(frozen=True)
@@ -110,4 +123,26 @@ class Host(Protocol):
 
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id exists (another user's counts); never raises."""
+        ...
+
+    # -- runtime status (SPEC 11): who runs the application, and where ----------------------
+
+    def process_info(self, pid: int) -> ProcessInfo | None:
+        """The owner, session and start time of a running process; None when there is none."""
+        ...
+
+    def own_process(self) -> ProcessInfo:
+        """The owner and session of the host's own process, which a runtime file's must match."""
+        ...
+
+    def file_mtime(self, path: str) -> float | None:
+        """When a regular file was last modified, in seconds since the epoch; None if not one."""
+        ...
+
+    def interactive_session(self) -> bool | None:
+        """Whether the host runs inside a logged-in desktop session; None when it cannot tell.
+
+        Linux: ``WAYLAND_DISPLAY``, ``DISPLAY`` or ``XDG_SESSION_TYPE``; macOS: the console
+        user's Aqua session; Windows: a session other than 0.
+        """
         ...

@@ -2,10 +2,11 @@
 
 It reads the real filesystem, ``os.environ``, the user database (``pwd`` on POSIX), the
 machine's architecture (``native_machine``), whether a process id is alive (``kill(pid, 0)`` on
-POSIX, ``OpenProcess`` through ``winprocess`` on Windows) and, on Windows only, the registry
-through ``winreg``. Per-OS code sits in positive ``if sys.platform == "win32":`` blocks so mypy
-checks each branch for its platform. The file primitives are module functions so ``RootedHost``
-reuses them on its mapped paths.
+POSIX, ``OpenProcess`` through ``winprocess`` on Windows), who owns a process and since when
+(``/proc`` through ``procfs`` on Linux, ``macprocess`` on macOS, ``winprocess`` on Windows) and,
+on Windows only, the registry through ``winreg``. Per-OS code sits in positive
+``if sys.platform == "win32":`` blocks so mypy checks each branch for its platform. The file
+primitives are module functions so ``RootedHost`` reuses them on its mapped paths.
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ import os
 import stat
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from hermes_decl.models import OS_FAMILIES, OsFamily
+from hermes_decl.resolver.desktop_session import desktop_session_from_env
+from hermes_decl.resolver.host import ProcessInfo
 from hermes_decl.resolver.native_machine import ArchitectureApi, LiveArchitecture, native_machine
 from hermes_decl.resolver.pathsearch import search_path
 
@@ -168,6 +172,17 @@ def _read_at(fd: int, size: int, offset: int) -> bytes:
     return b"".join(chunks)
 
 
+def file_modified(path: str) -> float | None:
+    """When a regular file was last modified (seconds since the epoch, links followed), or None."""
+    if not is_absolute_here(path):
+        return None
+    try:
+        found = os.stat(path)
+    except _PATH_ERRORS:
+        return None
+    return found.st_mtime if stat.S_ISREG(found.st_mode) else None
+
+
 def read_link(path: str) -> str | None:
     """The target text of a symbolic link, or None when ``path`` is not one (or is unreadable)."""
     try:
@@ -184,7 +199,7 @@ def pid_exists(pid: int) -> bool:
     EPERM means the process exists; Windows: ``OpenProcess`` and ``GetExitCodeProcess``
     (``winprocess``).
     """
-    if isinstance(pid, bool) or not isinstance(pid, int) or not 1 <= pid <= MAX_PID:
+    if not valid_pid(pid):
         return False
     if sys.platform == "win32":
         from hermes_decl.resolver.winprocess import windows_pid_exists
@@ -192,6 +207,70 @@ def pid_exists(pid: int) -> bool:
         return windows_pid_exists(pid)
     else:
         return posix_pid_exists(pid, os.kill)
+
+
+def valid_pid(pid: object) -> bool:
+    """Whether ``pid`` is an int (not a bool) in ``1..MAX_PID``: the only ids ever asked about."""
+    return not isinstance(pid, bool) and isinstance(pid, int) and 1 <= pid <= MAX_PID
+
+
+def live_process_info(pid: int) -> ProcessInfo | None:
+    """Who owns process ``pid`` here and since when; None when there is no such process."""
+    if not valid_pid(pid):
+        return None
+    if sys.platform == "win32":
+        from hermes_decl.resolver.winprocess import live_process_api, windows_process_info
+
+        api = live_process_api()
+        return None if api is None else windows_process_info(pid, api)
+    elif sys.platform == "darwin":
+        from hermes_decl.resolver.macprocess import darwin_process_info, live_darwin_api
+
+        return darwin_process_info(pid, live_darwin_api(), os.kill, os.geteuid())
+    else:
+        from hermes_decl.resolver.procfs import linux_process_info
+
+        try:
+            ticks_per_second = os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError):
+            ticks_per_second = 0
+        return linux_process_info(pid, read_regular_file, ticks_per_second, time.time())
+
+
+def live_own_process() -> ProcessInfo:
+    """This process's owner (effective user id on POSIX, SID on Windows) and Windows session."""
+    if sys.platform == "win32":
+        from hermes_decl.resolver.winprocess import live_process_api, windows_own_process
+
+        api = live_process_api()
+        return ProcessInfo(user=None, started=None) if api is None else windows_own_process(api)
+    else:
+        return ProcessInfo(user=str(os.geteuid()), started=None)
+
+
+def live_interactive_session(getenv: Callable[[str], str | None]) -> bool | None:
+    """Whether this process runs in a logged-in desktop session; None when that cannot be told.
+
+    Windows: a session other than 0; macOS: the Aqua session of the console user; elsewhere the
+    environment (``desktop_session_from_env``), read through ``getenv``.
+    """
+    if sys.platform == "win32":
+        from hermes_decl.resolver.winprocess import live_process_api, windows_interactive_session
+
+        api = live_process_api()
+        return None if api is None else windows_interactive_session(api)
+    elif sys.platform == "darwin":
+        from hermes_decl.resolver.macprocess import darwin_interactive_session, live_darwin_api
+
+        darwin_api = live_darwin_api()
+        attributes = darwin_api.session_attributes() if darwin_api is not None else None
+        try:
+            console_uid: int | None = os.stat("/dev/console").st_uid
+        except OSError:
+            console_uid = None
+        return darwin_interactive_session(attributes, console_uid, os.geteuid())
+    else:
+        return desktop_session_from_env(getenv)
 
 
 def posix_pid_exists(pid: int, kill: Callable[[int, int], None]) -> bool:
@@ -346,6 +425,24 @@ class LiveHost:
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id runs on this machine (``pid_exists``); never raises."""
         return pid_exists(pid)
+
+    # -- runtime status (SPEC 11) ------------------------------------------------------------
+
+    def process_info(self, pid: int) -> ProcessInfo | None:
+        """Who owns a running process and since when (``live_process_info``); never raises."""
+        return live_process_info(pid)
+
+    def own_process(self) -> ProcessInfo:
+        """This process's own owner and session: what a runtime file's process must match."""
+        return live_own_process()
+
+    def file_mtime(self, path: str) -> float | None:
+        """When a regular file was last modified (seconds since the epoch), or None."""
+        return file_modified(path)
+
+    def interactive_session(self) -> bool | None:
+        """Whether this process runs in a logged-in desktop session; None when it cannot tell."""
+        return live_interactive_session(self.getenv)
 
 
 _default_host_lock = threading.Lock()

@@ -7,7 +7,11 @@ to ``initialize`` and the token) or a ``NoEndpoint`` saying why there is none. I
 in the file:
 
 - the process id must be an ``int`` (not a bool) in ``1..MAX_PID`` naming a live process, asked
-  through the host seam (``Host.process_alive``);
+  through the host seam (``Host.process_alive``), owned by the host's own user and, on Windows,
+  in the host's own session (``Host.process_info``, ``Host.own_process``); and the file must not
+  be older than that process (``Host.file_mtime``, with ``START_TIME_SLACK_S`` for clocks and
+  file systems that round): a stale file whose process id was reused by another program is
+  refused;
 - the URL must be plain ``http`` with no userinfo, a loopback host (``127.0.0.1``, ``localhost``
   or ``[::1]``) and a numeric port; its path, query and fragment are ignored, and the URL used is
   ``http://host:port`` + the declaration's ``endpoint_path``, split again and checked to still
@@ -28,7 +32,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
@@ -45,10 +49,13 @@ __all__ = [
     "MAX_RUNTIME_FILE_BYTES",
     "MAX_TOKEN_CHARS",
     "MAX_URL_CHARS",
+    "START_TIME_SLACK_S",
     "Endpoint",
     "NoEndpoint",
     "NoEndpointCode",
+    "endpoint_target",
     "read_endpoint",
+    "usable_token",
 ]
 
 logger = logging.getLogger(__name__)
@@ -64,6 +71,11 @@ MAX_TOKEN_CHARS = 4096
 
 MAX_INT_DIGITS = 64
 """A JSON integer with more digits than this makes the file unreadable (parsing stays linear)."""
+
+START_TIME_SLACK_S = 2.0
+"""A runtime file may look this many seconds older than its process and still be its own: process
+start times and file times are rounded (whole seconds on some file systems, clock ticks in
+``/proc``), and a reused process id starts long after the stale file was written."""
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 """The only hosts an endpoint may name: nothing read from a file may point off this machine."""
@@ -97,6 +109,10 @@ class NoEndpointCode(str, Enum):
     """The token is not a string of visible ASCII of bounded length."""
     DEAD_PROCESS = "dead_process"
     """The process that wrote the file is not running (a stale file)."""
+    OTHER_USER = "other_user"
+    """The process belongs to another user or session, or its owner cannot be read."""
+    STALE_FILE = "stale_file"
+    """The file is older than the process it names (the id was reused), or cannot be dated."""
 
     def __str__(self) -> str:
         return self.value
@@ -120,6 +136,10 @@ class Endpoint:
     """``http://<loopback host>:<port><endpoint_path>``, built from checked parts."""
     token: str | None
     """The token from the runtime file, or None when it has none; hidden from ``repr``/``str``."""
+    pid: int | None = field(default=None, compare=False)
+    """The process that published the endpoint, when it came from a runtime file."""
+    path: str | None = field(default=None, compare=False)
+    """The runtime file it came from."""
 
     def __repr__(self) -> str:
         token = None if self.token is None else _HIDDEN
@@ -243,6 +263,31 @@ def _endpoint_url(raw: object, endpoint_path: str) -> str | None:
     return url
 
 
+def endpoint_target(url: str) -> tuple[str, int, str] | None:
+    """The loopback host, port and path an endpoint URL names, or None when it is not one
+    ``read_endpoint`` could have built (plain ``http``, a loopback host, a numeric port, a plain
+    path without query or fragment)."""
+    if not isinstance(url, str) or len(url) > MAX_URL_CHARS or not _visible_ascii(url):
+        return None
+    try:
+        parts = urlsplit(url)
+        found = _loopback_host_port(parts)
+    except ValueError:
+        return None
+    if found is None or not parts.path.startswith("/") or parts.query or parts.fragment:
+        return None
+    if url != f"http://{_url_host(found[0])}:{found[1]}{parts.path}":
+        return None
+    return found[0], found[1], parts.path
+
+
+def usable_token(token: object) -> bool:
+    """Whether a token may go into a header: None, or visible ASCII of bounded length."""
+    return token is None or (
+        isinstance(token, str) and 0 < len(token) <= MAX_TOKEN_CHARS and _visible_ascii(token)
+    )
+
+
 def _checked_token(raw: object) -> tuple[bool, str | None]:
     """Whether the token is acceptable, and the token (None when absent, null or empty)."""
     if raw is None or raw == "":
@@ -326,4 +371,35 @@ def _read(app_def: AppDef, host: Host) -> Endpoint | NoEndpoint:
         )
     if not host.process_alive(pid):
         return no(NoEndpointCode.DEAD_PROCESS, f"names process {pid}, which is not running")
-    return Endpoint(url, token)
+    problem = _process_problem(host, pid, path)
+    if problem is not None:
+        return no(*problem)
+    return Endpoint(url, token, pid=pid, path=path)
+
+
+def _process_problem(host: Host, pid: int, path: str) -> tuple[NoEndpointCode, str] | None:
+    """Why the live process ``pid`` did not write the runtime file at ``path`` for this host."""
+    info = host.process_info(pid)
+    if info is None:
+        return NoEndpointCode.DEAD_PROCESS, f"names process {pid}, which is not running"
+    if info.user is None:
+        return NoEndpointCode.OTHER_USER, f"names process {pid}, whose owner could not be read"
+    own = host.own_process()
+    if own.user is None:
+        return NoEndpointCode.OTHER_USER, f"names process {pid}, but this host's user is unknown"
+    if info.user != own.user:
+        return NoEndpointCode.OTHER_USER, f"names process {pid}, which belongs to another user"
+    if own.session is not None and info.session != own.session:
+        return NoEndpointCode.OTHER_USER, f"names process {pid}, which runs in another session"
+    written = host.file_mtime(path)
+    if info.started is None or written is None:
+        return (
+            NoEndpointCode.STALE_FILE,
+            f"names process {pid}, but the file or the process start cannot be dated",
+        )
+    if written < info.started - START_TIME_SLACK_S:
+        return (
+            NoEndpointCode.STALE_FILE,
+            f"is older than process {pid}, so an earlier process wrote it and the id was reused",
+        )
+    return None

@@ -16,8 +16,10 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 
 from hermes_decl.models import OsFamily
-from hermes_decl.resolver.host import UninstallEntry
+from hermes_decl.resolver.desktop_session import desktop_session_from_env
+from hermes_decl.resolver.host import ProcessInfo, UninstallEntry
 from hermes_decl.resolver.live_host import (
+    file_modified,
     list_dir_names,
     path_is_dir,
     path_is_file,
@@ -36,6 +38,9 @@ _UNSAFE_SEGMENT_CHARS = "\\:" if os.name == "nt" else ""
 MAX_PASSWD_BYTES = 1 << 20
 """At most this much of the tree's ``/etc/passwd`` is read for ``~user``."""
 
+ROOTED_USER = "1000"
+"""The user a ``RootedHost`` runs as unless told otherwise."""
+
 
 class RootedHost:
     """A directory tree seen as a whole machine of ``os_family``; see the module docstring."""
@@ -52,6 +57,10 @@ class RootedHost:
         uninstall_entries: Iterable[UninstallEntry] = (),
         display_device_ids: Iterable[str] = (),
         live_pids: Iterable[int] = (),
+        processes: Mapping[int, ProcessInfo] | None = None,
+        user: str = ROOTED_USER,
+        session: int | None = None,
+        interactive_session: bool | None = None,
     ) -> None:
         self._root = os.path.abspath(os.fspath(root))
         self._os_family: OsFamily | None = os_family
@@ -61,7 +70,14 @@ class RootedHost:
         self._search_path = search_path
         self._uninstall_entries = tuple(uninstall_entries)
         self._display_device_ids = tuple(display_device_ids)
-        self._live_pids = frozenset(live_pids)
+        # A live pid given without facts is the host user's, started before any file was written.
+        self._processes = {
+            pid: ProcessInfo(user=user, started=0.0, session=session) for pid in live_pids
+        }
+        self._processes.update(processes or {})
+        self._user = user
+        self._session = session
+        self._interactive_session = interactive_session
 
     def __repr__(self) -> str:
         return f"RootedHost({self._root!r}, os_family={self._os_family!r})"
@@ -151,7 +167,31 @@ class RootedHost:
 
     def process_alive(self, pid: int) -> bool:
         """Whether ``pid`` is one of the live process ids given to the constructor."""
-        return not isinstance(pid, bool) and pid in self._live_pids
+        return not isinstance(pid, bool) and pid in self._processes
+
+    # -- runtime status (SPEC 11) ------------------------------------------------------------
+
+    def process_info(self, pid: int) -> ProcessInfo | None:
+        """The facts given for a live process id (``processes``, or ``live_pids``), else None."""
+        return None if isinstance(pid, bool) else self._processes.get(pid)
+
+    def own_process(self) -> ProcessInfo:
+        """The constructor's ``user`` and ``session``."""
+        return ProcessInfo(user=self._user, started=None, session=self._session)
+
+    def file_mtime(self, path: str) -> float | None:
+        """The modification time of a regular file in the tree, or None."""
+        real = self.real_path(path)
+        return None if real is None else file_modified(real)
+
+    def interactive_session(self) -> bool | None:
+        """The constructor's ``interactive_session``; when not given, a Linux tree reads its
+        environment as the live host does and other systems cannot tell (None)."""
+        if self._interactive_session is not None:
+            return self._interactive_session
+        if self._os_family == "linux":
+            return desktop_session_from_env(self.getenv)
+        return None
 
     def real_path(self, path: str) -> str | None:
         """The real path inside the tree that ``path`` stands for, or None when it cannot be one.

@@ -1,0 +1,1 @@
+"""Loopback servers the probe and status tests talk to."""

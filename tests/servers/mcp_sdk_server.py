@@ -1,0 +1,82 @@
+"""A real MCP server for the tests: the official MCP SDK's Streamable HTTP app on loopback.
+
+``python -m tests.servers.mcp_sdk_server TOKEN LIFETIME [--json]`` binds ``127.0.0.1`` on an
+ephemeral port, prints the port, then prints ``METHOD PATH STATUS`` for every request it answers.
+Requests without ``Authorization: Bearer TOKEN`` get 401. It stops by itself when its standard
+input closes or after LIFETIME seconds, whichever comes first.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+from typing import Any
+
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+
+SERVER_NAME = "Vendor Studio"
+SERVER_VERSION = "2.4.0"
+
+
+def guarded(app: Any, token: str) -> Any:
+    """``app`` behind a bearer-token check, printing each HTTP request it answers."""
+    expected = f"Bearer {token}".encode()
+
+    async def asgi(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        statuses: list[int] = []
+
+        async def recording_send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                statuses.append(message["status"])
+            await send(message)
+
+        if dict(scope["headers"]).get(b"authorization") != expected:
+            await recording_send(
+                {
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [(b"content-length", b"0")],
+                }
+            )
+            await send({"type": "http.response.body", "body": b""})
+        else:
+            await app(scope, receive, recording_send)
+        print(scope["method"], scope["path"], statuses[0] if statuses else 0, flush=True)
+
+    return asgi
+
+
+def main() -> None:
+    token, lifetime = sys.argv[1], float(sys.argv[2])
+    mcp = MCPServer(SERVER_NAME, version=SERVER_VERSION, log_level="WARNING")
+    app = mcp.streamable_http_app(json_response="--json" in sys.argv[3:])
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    server = uvicorn.Server(
+        uvicorn.Config(guarded(app, token), log_level="warning", lifespan="on", access_log=False)
+    )
+
+    def stop() -> None:
+        server.should_exit = True
+
+    def stop_when_stdin_closes() -> None:
+        sys.stdin.read()
+        stop()
+
+    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
+    timer = threading.Timer(lifetime, stop)
+    timer.daemon = True
+    timer.start()
+    print(listener.getsockname()[1], flush=True)
+    server.run(sockets=[listener])
+
+
+if __name__ == "__main__":
+    main()
