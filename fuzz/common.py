@@ -8,6 +8,7 @@ and a crash found by one reproduces with the others.
 from __future__ import annotations
 
 import datetime
+import functools
 import math
 import re
 import struct
@@ -195,8 +196,25 @@ LOCATION_KEYS = {
 VERSION_KINDS = ("none", "pe_resource", "plist", "uninstall_registry", "registry", "")
 LIVENESS_KINDS = ("none", "server_json", "http")
 LIVENESS_KEYS = ("path", "pid_key", "url_key", "token_key", "endpoint_path")
-REQUIRES_KEYS = ("app", "min_version", "gpu")
+REQUIRES_KEYS = ("app", "min_version", "gpu", "arch")
 GPUS = ("nvidia", "amd", "intel", "NVIDIA", "apple_silicon", "")
+ARCHES = ("x86_64", "arm64", "amd64", "aarch64", "ARM64", "")
+HINT_KEYS = ("winget", "brew_cask", "brew", "flatpak", "snap", "url", "remote", "wingett")
+HINT_VALUES = (
+    "Vendor.Studio",
+    "vendor-studio",
+    "vendor-studio@beta",
+    "vendor/tap/vendor-cli",
+    "com.vendor.Studio",
+    "flathub",
+    "https://vendor.example/download",
+    "https://u:p@vendor.example/",
+    "http://vendor.example/",
+    "a--b",
+    "-x",
+    "",
+)
+DISPLAY_NAMES = ("Vendor Studio", " Vendor", "Vendor\n", "V" * 81, "\u202eoidutS", "")
 ALL_KEYS = (
     *OS_KEYS,
     *BLOCK_KEYS,
@@ -210,6 +228,10 @@ ALL_KEYS = (
     *LIVENESS_KEYS[1:],
     "requires",
     "app",
+    "display_name",
+    "min_os_version",
+    "install",
+    *HINT_KEYS,
 )
 PATH_PREFIXES = (
     "/",
@@ -489,6 +511,23 @@ def liveness_value(reader: ByteReader, depth: int) -> object:
     return spec
 
 
+def install_hint(reader: ByteReader, depth: int) -> object:
+    """One install hint: usually one package manager key, sometimes two, a remote or a typo."""
+    hint: dict[object, object] = {}
+    for _ in range(1 + (reader.below(3) == 0)):
+        value = reader.pick(HINT_VALUES) if reader.chance(3, 4) else reader.text()
+        hint[reader.pick(HINT_KEYS)] = maybe_noise(reader, depth, functools.partial(str, value))
+    _extra_keys(reader, hint, depth)
+    return hint
+
+
+def install_value(reader: ByteReader, depth: int) -> object:
+    """``install``: one hint or a list of them (maybe empty)."""
+    if reader.chance(1, 2):
+        return install_hint(reader, depth)
+    return [install_hint(reader, depth + 1) for _ in range(reader.below(4))]
+
+
 def os_block(reader: ByteReader, depth: int) -> object:
     block: dict[object, object] = {}
     makers: dict[str, Callable[[], object]] = {
@@ -496,6 +535,8 @@ def os_block(reader: ByteReader, depth: int) -> object:
         "location": lambda: location_value(reader, depth + 1),
         "version": lambda: version_value(reader, depth + 1),
         "liveness": lambda: liveness_value(reader, depth + 1),
+        "min_os_version": lambda: version_text(reader),
+        "install": lambda: install_value(reader, depth + 1),
     }
     for key, make in makers.items():
         if reader.chance(7, 8) if key in ("presence", "location") else reader.chance(1, 2):
@@ -516,6 +557,8 @@ def app_value(reader: ByteReader, depth: int = 0) -> object:
             if reader.chance(1, 16)
             else maybe_noise(reader, depth, lambda: os_block(reader, depth + 1))
         )
+    if reader.chance(1, 4):
+        app["display_name"] = reader.pick(DISPLAY_NAMES) if reader.chance(3, 4) else reader.text()
     return app
 
 
@@ -532,6 +575,11 @@ def requires_value(reader: ByteReader, depth: int = 0) -> object:
             else version_text(reader)
         ),
         "gpu": lambda: reader.pick(GPUS),
+        "arch": lambda: (
+            reader.pick(ARCHES)
+            if reader.chance(1, 2)
+            else [reader.pick(ARCHES) for _ in range(reader.below(3))]
+        ),
     }
     for key, make in makers.items():
         if reader.chance(1, 2):

@@ -189,8 +189,14 @@ def _availability_json(server: str, path: str, result: Availability) -> dict[str
         "state": result.state.value,
         "offerable": result.offerable,
         "sentence": result.sentence(),
+        "display_name": result.display_name,
         "os_family": result.os_family,
+        "os_version": result.os_version,
+        "min_os_version": result.min_os_version,
         "gpu": result.gpu.value if result.gpu is not None else None,
+        "machine": result.machine,
+        "arch": list(result.arch) if result.arch is not None else None,
+        "install": result.install.model_dump() if result.install is not None else None,
         "version": result.version,
         "min_version": result.min_version,
         "path": result.path,
@@ -207,11 +213,14 @@ def _print_explanation(server: str, path: str, result: Availability, out: Output
     out.line(f"  state:    {result.state.value} ({offered})")
     out.line(f"  sentence: {result.sentence()}")
     if result.os_family is not None:
-        out.line(f"  os:       {result.os_family}")
+        out.line(f"  os:       {result.os_family}{_os_version_text(result)}")
     elif result.state.value == "unsupported_os":
         out.line("  os:       none of win32, darwin and linux")
     if result.gpu is not None:
         out.line(f"  gpu:      {result.gpu.value}")
+    if result.arch is not None and result.machine is not None:
+        needs = " or ".join(result.arch)
+        out.line(f"  machine:  {result.machine} (needs {needs})")
     if result.version is not None or result.state.value == "version_too_old":
         minimum = f" (minimum {result.min_version})" if result.min_version else ""
         out.line(f"  version:  {result.version or 'unreadable'}{minimum}")
@@ -223,6 +232,13 @@ def _print_explanation(server: str, path: str, result: Availability, out: Output
         out.line("  looked at:")
     for line in trace_lines(result.trace):
         out.line(f"    {line}")
+
+
+def _os_version_text(result: Availability) -> str:
+    """`` 12.7 (minimum 13.0)`` when the OS block sets a minimum OS version, else nothing."""
+    if result.min_os_version is None:
+        return ""
+    return f" {result.os_version or 'version unknown'} (minimum {result.min_os_version})"
 
 
 def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOverrides | None:

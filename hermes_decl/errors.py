@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from hermes_decl._text import MAX_SHOWN, show
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, OS_FAMILIES
+from hermes_decl.models.install import HINT_KEYS
 from hermes_decl.models.kinds import KindVariant
 from hermes_decl.models.liveness import LIVENESS_VARIANTS
 from hermes_decl.models.locations import KIND_LOCATIONS, PathLocation
@@ -66,10 +67,12 @@ _UNION_TAGS = (
     | _tags(VERSION_VARIANTS)
     | _tags(v for variants in LIVENESS_VARIANTS.values() for v in variants)
     | {PathLocation.KIND}
+    | set(HINT_KEYS)
 )
 _UNION_FIELDS = ("version", "liveness")
-_UNION_LISTS = ("location", *OS_FAMILIES)
-"""Keys whose value is a list of locations: ``location``, and an OS key of the overrides file."""
+_UNION_LISTS = ("location", "install", *OS_FAMILIES)
+"""Keys whose value is a list of union items: ``location`` and ``install``, and an OS key of the
+overrides file (a list of locations)."""
 
 _TYPE_RULES: dict[str, tuple[str, str]] = {
     "string_type": ("wrong_type", "must be a string"),
@@ -107,6 +110,13 @@ def _boolean_fix(found: object) -> str | None:
     return f"; write {meant} without quotes" if found == meant else f"; write {meant}"
 
 
+def _hint_key_of(value: object) -> str | None:
+    """The union tag Pydantic used for an install hint: the package manager key it names."""
+    if isinstance(value, Mapping):
+        return next((key for key in HINT_KEYS if value.get(key) is not None), None)
+    return None
+
+
 def _tag_of(value: object, default: str | None) -> str | None:
     """The union tag Pydantic used for a value: ``path`` for a string, else its ``kind``."""
     if isinstance(value, str):
@@ -135,8 +145,11 @@ def _is_tag(raw: Sequence[Any], index: int, cursor: object) -> bool:
         if sum(os_family in variant.VALID_OS for variant in variants) < 2:
             return False
         return element == _tag_of(cursor, NoVersion.KIND)
-    in_list = isinstance(parent, int) and index >= 2 and raw[index - 2] in _UNION_LISTS
-    return in_list and element == _tag_of(cursor, None)
+    if not isinstance(parent, int) or raw[index - 2] not in _UNION_LISTS:
+        return False
+    if raw[index - 2] == "install":
+        return element == _hint_key_of(cursor)
+    return element == _tag_of(cursor, None)
 
 
 DataPath = tuple[str | int, ...]

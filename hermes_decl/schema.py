@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import copy
 import functools
+import inspect
 import itertools
 import json
 import re
@@ -31,10 +32,24 @@ from pydantic_core import core_schema
 from hermes_decl._text import choices
 from hermes_decl.errors import _TYPE_RULES
 from hermes_decl.models import rules
-from hermes_decl.models.app import NO_OS_BLOCK, AppBlock, AppDef, one_of
+from hermes_decl.models.app import (
+    MIN_OS_VERSION_LINUX,
+    NO_OS_BLOCK,
+    AppBlock,
+    AppDef,
+    _no_os_version_on_linux,
+    one_of,
+)
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import MEANINGS_KEY, OS_FAMILIES, PRESENCES, OsFamily
 from hermes_decl.models.declaration import Declaration
+from hermes_decl.models.install import (
+    EMPTY_HINTS,
+    INSTALL_HINTS,
+    InstallHint,
+    as_hint_list,
+    hint_item,
+)
 from hermes_decl.models.kinds import KindUnion, KindVariant
 from hermes_decl.models.liveness import ServerJsonLiveness
 from hermes_decl.models.locations import (
@@ -48,13 +63,17 @@ from hermes_decl.models.locations import (
 )
 from hermes_decl.models.requires import (
     APP_BLOCK_REQUIRED,
+    ARCHES,
+    EMPTY_ARCHES,
     MIN_VERSION_LINUX_ONLY,
     MIN_VERSION_NEEDS_APP,
     RequiresWithApp,
     _min_version_form,
     _minimum_needs_app,
+    as_arch_list,
     no_version_source_message,
 )
+from hermes_decl.models.text_rules import SPACE_CLASS, TextRules
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 from hermes_decl.schema_files import DIALECTS as DIALECTS
 from hermes_decl.schema_files import SCHEMA_FILES as SCHEMA_FILES
@@ -107,8 +126,9 @@ SCHEMA_LIMITS: tuple[tuple[str, str], ...] = (
 """Each parser rule the schema cannot express, by issue code, with the reason (both dialects).
 
 Every other rule is expressed: the stripping of surrounding whitespace, NUL, Windows' trimmed-dots
-'..' segment, presence mismatch, kinds per OS, null as absent, and the cross-field rules of
-``requires`` are all patterns or ``if``/``then`` in both dialects.
+'..' segment, presence mismatch, kinds per OS, install hints per OS and their package names, null
+as absent, and the cross-field rules of ``requires`` are all patterns or ``if``/``then`` in both
+dialects.
 """
 
 _PATH_EXAMPLES: dict[OsFamily, tuple[str, ...]] = {
@@ -126,22 +146,7 @@ _RUNTIME_FILE_EXAMPLES: dict[OsFamily, tuple[str, ...]] = {
 # --- string rules as ECMA-262 patterns -----------------------------------------------------------
 
 
-def _space_class_body() -> str:
-    """The characters ``str.strip()`` removes (``str.isspace``; all are in the BMP), as a class."""
-    codes = [code for code in range(0x10000) if chr(code).isspace()]
-    runs: list[list[int]] = []
-    for code in codes:
-        if runs and runs[-1][1] == code - 1:
-            runs[-1][1] = code
-        else:
-            runs.append([code, code])
-    return "".join(
-        f"\\u{first:04x}" if first == last else f"\\u{first:04x}-\\u{last:04x}"
-        for first, last in runs
-    )
-
-
-_SPACE = _space_class_body()
+_SPACE = SPACE_CLASS
 _WS = f"[{_SPACE}]*"
 _NOT_BLANK = f"[^{_SPACE}]"
 _ANY = r"[\s\S]*"
@@ -321,6 +326,8 @@ def _title(model: type[FrozenModel]) -> str:
     if issubclass(model, KindVariant):
         noun = "version" if model in VERSION_VARIANTS else "liveness"
         return f"{noun} of kind {model.KIND}"
+    if issubclass(model, InstallHint):
+        return f"install hint {model.KEY}"
     return "declaration" if issubclass(model, RequiresWithApp) else model.__name__
 
 
@@ -387,8 +394,9 @@ def _slot(value: Any, *, nullable: bool) -> Any:
             value[_NULLABLE] = True
         return value
     if _TYPED in value:
-        if nullable:
-            value["allOf"][0]["type"].append("null")
+        types = value["allOf"][0]["type"]
+        if nullable and "null" not in types:
+            types.append("null")
         return value
     kind = value.get("type")
     if not isinstance(kind, str) or kind not in _TYPE_MESSAGES:
@@ -480,6 +488,45 @@ def _variant_example(model: type[KindVariant]) -> dict[str, object]:
     return example
 
 
+def _one_or_list(
+    item: JsonSchemaValue, empty: str, *, hoist: str | None = None, unique: bool = False
+) -> JsonSchemaValue:
+    """One value or a non-empty list of them: ``if array then items``, ``if a value then it``.
+
+    ``item`` carries its type check first; its message is the slot's too. With ``hoist`` the item
+    becomes that definition, referenced by both branches.
+    """
+    shape = item["allOf"][0]["errorMessage"]
+    one_types = list(item["allOf"][0]["type"])
+    types = [*one_types, "array"]
+    snippets = [
+        _snippet(snippet["label"], snippet.get("description"), [snippet["body"]])
+        for snippet in item.get("defaultSnippets", ())
+    ]
+    if hoist is not None:
+        item[_HOIST] = hoist
+        one: JsonSchemaValue = {"$ref": f"#/$defs/{hoist}"}
+    else:
+        one = copy.deepcopy(item)
+        one.pop(_TYPED, None)
+        item = copy.deepcopy(one)
+    listed: JsonSchemaValue = {"items": item}
+    if unique:
+        listed["uniqueItems"] = True
+    generated: JsonSchemaValue = {
+        _TYPED: True,
+        "allOf": [
+            _type_check(types, shape),
+            {"if": {"type": "array"}, "then": listed},
+            {"if": {"type": one_types}, "then": one},
+            {"if": {"type": "array", "maxItems": 0}, "then": _refuse(empty)},
+        ],
+    }
+    if snippets:
+        generated["defaultSnippets"] = snippets
+    return generated
+
+
 class _Generator(GenerateJsonSchema):
     """Pydantic's generator, with each validator of the models mapped to its JSON Schema rule."""
 
@@ -558,6 +605,9 @@ class _Generator(GenerateJsonSchema):
                 del generated["required"]
             generated["$comment"] = _plain(model.__doc__ or "")
             generated.pop("description", None)
+        if issubclass(model, InstallHint):  # a variant: the union's slot describes it
+            generated["$comment"] = _plain(model.__doc__ or "")
+            generated.pop("description", None)
         if generated.get("required"):
             # Editors label the skeleton of a mapping's required keys with its title.
             generated[_TITLE] = _title(model)
@@ -622,32 +672,75 @@ class _Generator(GenerateJsonSchema):
 
     def _location_list(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
         """``as_location_list``: one place, or a non-empty list of places."""
+        os_family = self._app_def("location list").os_family
+        item = self._inner(schema)["items"]
+        item[_TITLE] = f"app.{os_family}.location"
+        item["$comment"] = f"One place to look under app.{os_family}."
+        return _one_or_list(item, EMPTY_LOCATION, hoist=f"{os_family.capitalize()}Location")
+
+    def _hint_list(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
+        """``as_hint_list``: one install hint, or a non-empty list of hints."""
+        os_family = self._app_def("install list").os_family
+        item = self._inner(schema)["items"]
+        item[_TITLE] = f"app.{os_family}.install"
+        item["$comment"] = f"One way to install the application under app.{os_family}."
+        return _one_or_list(item, EMPTY_HINTS, hoist=f"{os_family.capitalize()}InstallHint")
+
+    def _arch_list(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
+        """``as_arch_list``: one architecture, or a non-empty list naming each at most once."""
+        item = self._inner(schema)["items"]
+        item["type"] = ["string"]
+        item["errorMessage"] = f"must be {choices(ARCHES)}"
+        item = {_TYPED: True, "allOf": [_type_check(["string"], item["errorMessage"]), item]}
+        return _one_or_list(item, EMPTY_ARCHES, unique=True)
+
+    def _app_def(self, what: str) -> type[AppDef]:
         model = self._frames[-1][0]
         if not issubclass(model, AppDef):
-            raise TypeError(f"a location list outside an AppDef: {model.__name__}")
-        item = self._inner(schema)["items"]
-        os_family = model.os_family
-        name = f"{os_family.capitalize()}Location"
-        item[_HOIST] = name
-        item["$comment"] = f"One place to look under app.{os_family}."
-        item[_TITLE] = f"app.{os_family}.location"
-        shape = item["allOf"][0]["errorMessage"]
-        snippets = [
-            _snippet(snippet["label"], snippet.get("description"), [snippet["body"]])
-            for snippet in item.get("defaultSnippets", ())
-        ]
-        reference = {"$ref": f"#/$defs/{name}"}
-        generated: JsonSchemaValue = {
-            _TYPED: True,
-            "allOf": [
-                _type_check(["string", "object", "array"], shape),
-                {"if": {"type": "array"}, "then": {"items": item}, "else": reference},
-                {"if": {"type": "array", "maxItems": 0}, "then": _refuse(EMPTY_LOCATION)},
-            ],
-        }
-        if snippets:
-            generated["defaultSnippets"] = snippets
-        return generated
+            raise TypeError(f"a {what} outside an AppDef: {model.__name__}")
+        return model
+
+    def _hint_union(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
+        """``hint_item``'s check: a union keyed by the package manager a hint names.
+
+        As a ``kind`` union: ``if key K is present then hint K``, no ``oneOf``, and a package
+        manager of another OS named as such at its key.
+        """
+        known = inspect.getclosurevars(function).nonlocals
+        os_family: OsFamily = known["os_family"]
+        shape: str = known["shape"]
+        choices_by_key: dict[str, core_schema.CoreSchema] = dict(schema["schema"]["choices"])
+        rules: list[JsonSchemaValue] = [_type_check(["object"], f"must be {shape}")]
+        snippets: list[JsonSchemaValue] = []
+        for hint in INSTALL_HINTS:
+            names = _present(hint.KEY, {"not": {"type": "null"}})
+            if os_family not in hint.VALID_OS:
+                where = " or ".join(f"app.{valid}" for valid in hint.VALID_OS)
+                message = f"{hint.KEY!r} is only valid under {where}"
+                then = {"properties": {hint.KEY: _refuse(message)}}
+                rules.append({"if": {"type": "object", **names}, "then": then})
+                continue
+            body = self.generate_inner(choices_by_key[hint.KEY])
+            rules.append({"if": {"type": "object", **names}, "then": body})
+            example = {
+                key: field.examples[0]
+                for key, field in hint.model_fields.items()
+                if field.is_required() and field.examples
+            }
+            snippets.append(_snippet(hint.KEY, hint.__doc__, example))
+        nothing = {"properties": {hint.KEY: {"type": "null"} for hint in INSTALL_HINTS}}
+        rules.append({"if": {"type": "object", **nothing}, "then": _refuse(f"must be {shape}")})
+        return {_TYPED: True, "allOf": rules, "defaultSnippets": snippets}
+
+    def _refused(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
+        """``min_os_version`` under ``linux``: accepted only as null, refused with the reason."""
+        return {_TYPED: True, "allOf": [_refuse(MIN_OS_VERSION_LINUX)]}
+
+    def _text_rules(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
+        """``TextRules.check``: the very patterns the parser checks, in the same order."""
+        text_rules = cast("TextRules", function.__self__)
+        patterns = [_Pattern(rule.code, rule.pattern, rule.message) for rule in text_rules.rules]
+        return _with_patterns(self._inner(schema), patterns)
 
     def _presence(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
         """``_check_presence``: a location kind must find what the block's ``presence`` says."""
@@ -701,9 +794,11 @@ class _Generator(GenerateJsonSchema):
     def _at_least_one_os(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
         """``AppBlock._at_least_one``: some OS block is present and not null."""
         generated = self._inner(schema)
-        # Only OS keys, each absent or null: the parser's verdict when the block is otherwise valid.
+        # Known keys only, each OS key absent or null: the parser's verdict when the block is
+        # otherwise valid (an unknown key is its own problem, and stops this check).
+        known = AppBlock.accepted_keys()
         nothing = {
-            "properties": {os_family: {"type": "null"} for os_family in OS_FAMILIES},
+            "properties": {key: {"type": "null"} if key in OS_FAMILIES else True for key in known},
             "additionalProperties": False,
         }
         _add_rule(
@@ -829,6 +924,11 @@ _RULES: dict[CodeType, _Rule] = {
     _nested_code(one_of, "check"): _Generator._same,
     _code_of(KindUnion.__call__): _Generator._kind_union,
     _code_of(as_location_list): _Generator._location_list,
+    _code_of(as_hint_list): _Generator._hint_list,
+    _nested_code(hint_item, "check_hint"): _Generator._hint_union,
+    _code_of(as_arch_list): _Generator._arch_list,
+    _code_of(_no_os_version_on_linux): _Generator._refused,
+    _code_of(TextRules.check): _Generator._text_rules,
     _code_of(_check_presence): _Generator._presence,
     _code_of(ServerJsonLiveness._path_rules): _Generator._runtime_file,
     _code_of(AppBlock._at_least_one): _Generator._at_least_one_os,

@@ -84,6 +84,10 @@ class HostSnapshot(FrozenModel):
     native_machine: str = Field(
         default="x86_64", description="The machine's CPU architecture: x86_64 or arm64."
     )
+    os_version: str | None = Field(
+        default=None,
+        description="The OS's own version, such as '13.6.1' (macOS) or '10.0.19045' (Windows).",
+    )
     search_path: str | None = Field(
         default=None, description="The search path commands are found on instead of env PATH."
     )
@@ -118,6 +122,7 @@ class HostSnapshot(FrozenModel):
             user=self.user,
             session=self.session,
             interactive_session=self.interactive_session,
+            os_version=self.os_version,
         )
         for directory in self.dirs:
             host.add_dir(directory)

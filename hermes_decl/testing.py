@@ -35,6 +35,7 @@ from hermes_decl.resolver.desktop_session import desktop_session_from_env
 from hermes_decl.resolver.host import ProcessInfo, UninstallEntry
 from hermes_decl.resolver.live_host import MAX_DIR_ENTRIES
 from hermes_decl.resolver.native_machine import normalise_machine
+from hermes_decl.resolver.os_version import macos_version
 from hermes_decl.resolver.pathsearch import search_path
 from hermes_decl.testing_pe import build_pe
 
@@ -62,7 +63,9 @@ class FakeHost:
     ``calls`` counts calls by method name and ``call_log`` keeps ``(method, args)`` in order;
     ``reset_calls()`` empties both. Reading the ``os_family`` property is not counted: it is a
     fixed fact of the host, not a question about the machine. ``search_path``, when given, is
-    what ``which`` searches instead of PATH (a host's login-shell PATH, say). Setup methods
+    what ``which`` searches instead of PATH (a host's login-shell PATH, say); ``os_version`` is
+    what ``os_version()`` answers (a darwin host without one reads an added
+    ``SystemVersion.plist``, as a Mac does). Setup methods
     (``add_*``, ``set_env``) are not counted either, and return the host so they can be chained.
     """
 
@@ -78,6 +81,7 @@ class FakeHost:
         user: str = DEFAULT_USER,
         session: int | None = None,
         interactive_session: bool | None = None,
+        os_version: str | None = None,
     ) -> None:
         if os_family is not None and os_family not in ("win32", "darwin", "linux"):
             raise ValueError(
@@ -94,6 +98,7 @@ class FakeHost:
         self._user = user
         self._session = session
         self._interactive_session = interactive_session
+        self._os_version = os_version
         self._files: dict[str, bytes] = {}
         self._mtimes: dict[str, float] = {}
         self._dirs: set[str] = set()
@@ -315,6 +320,14 @@ class FakeHost:
         """The architecture given to the constructor, normalised (``AMD64`` is ``x86_64``)."""
         self._record("native_machine")
         return self._native_machine
+
+    def os_version(self) -> str | None:
+        """The OS version given to the constructor; else, on darwin, ``ProductVersion`` of an
+        added ``/System/Library/CoreServices/SystemVersion.plist``; else None."""
+        self._record("os_version")
+        if self._os_version is not None:
+            return self._os_version
+        return macos_version(self) if self._os_family == "darwin" else None
 
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id was added (and has not ended)."""

@@ -131,7 +131,7 @@ def test_explain_forced_os_and_server() -> None:
     )
     assert result.returncode == 1
     assert "state:    unsupported_os (not offered)" in result.stdout
-    assert "raytrace-mcp is not available on macOS." in result.stdout
+    assert "Raytrace is not available on macOS." in result.stdout
 
 
 def test_explain_on_this_machine_gives_a_state() -> None:
@@ -219,6 +219,8 @@ def test_every_example_file_is_covered() -> None:
     assert snapshots == {
         "windows-old-studio.yaml",
         "linux-nvidia-workstation.yaml",
+        "linux-grace-hopper.yaml",
+        "mac-monterey-apple-silicon.yaml",
         "windows-studio-running.yaml",
     }
     for path in (ROOT / "examples").rglob("*.yaml"):

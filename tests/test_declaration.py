@@ -262,7 +262,8 @@ CANONICAL = [
     (
         {"macos": {}},
         None,
-        "plugin.yaml: app.macos: unknown key (expected 'win32', 'darwin' or 'linux')",
+        "plugin.yaml: app.macos: unknown key "
+        "(expected 'win32', 'darwin', 'linux' or 'display_name')",
     ),
     (
         {"linux": {"presence": "executable", "location": [{"kind": "flatpack", "app_id": "a.b"}]}},

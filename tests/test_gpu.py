@@ -329,6 +329,9 @@ class SlottedHost:
     def native_machine(self) -> str:
         return self.inner.native_machine()
 
+    def os_version(self) -> str | None:
+        return self.inner.os_version()
+
     def process_alive(self, pid: int) -> bool:
         return self.inner.process_alive(pid)
 

@@ -1,4 +1,5 @@
-"""The README's Python examples run as written, in order, in one namespace."""
+"""The README's examples: the Python ones run as written, in order, in one namespace, and the
+declarations file it shows is valid."""
 
 from __future__ import annotations
 
@@ -10,9 +11,15 @@ from pathlib import Path
 import pytest
 
 from hermes_decl import declaration
+from hermes_decl.loader import load_declarations_text
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
+DECLARATION_FILES = [
+    block
+    for block in re.findall(r"```yaml\n(.*?)```", README, flags=re.DOTALL)
+    if "$schema=schema/declarations.schema.json" in block
+]
 
 
 @pytest.fixture(autouse=True)
@@ -48,3 +55,12 @@ def test_the_readme_states_how_yaml_is_read_and_the_exit_statuses() -> None:
     assert "by the YAML 1.2 core schema: only `true` and `false` are booleans" in text
     for status in ("| 0 |", "| 1 |", "| 2 |"):
         assert status in README
+
+
+def test_the_declarations_file_shown_is_valid() -> None:
+    (text,) = DECLARATION_FILES
+    found = load_declarations_text(text, where="README.md")
+    decl = found["vendor-studio"]
+    assert decl.app is not None
+    assert decl.app.display_name == "Vendor Studio"
+    assert decl.requires.arch == ("x86_64",)

@@ -32,6 +32,7 @@ from hermes_decl.declaration import DeclarationError, Issue, parse_declaration
 from hermes_decl.models import KIND_LOCATIONS
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES
+from hermes_decl.models.install import HINT_KEYS
 from hermes_decl.schema import (
     ANNOTATIONS,
     DECLARATION_DEF,
@@ -51,6 +52,7 @@ from hermes_decl.schema_files import PACKAGE_DIRECTORY, schema_path
 from tests import test_declaration as declaration_tables
 from tests import test_rules_app_block as app_tables
 from tests import test_rules_kinds as kind_tables
+from tests import test_rules_language_1_1 as language_1_1_tables
 from tests import test_rules_paths as path_tables
 from tests import test_rules_requires as requires_tables
 from tests.rules_helpers import NAME, PRESENCE, ROOTED, one_os, os_block
@@ -271,20 +273,27 @@ def test_every_mapping_is_closed(dialect: Dialect) -> None:
 def test_each_kind_leads_to_the_kind_s_own_keys() -> None:
     definitions = json_schema()["$defs"]
     hinted: set[str] = set()
+    hinted_keys: set[str] = set()
     for node in _subschemas({"$defs": definitions}):
-        kinds = node.get("properties", {}).get("kind")
-        if not isinstance(kinds, dict):
-            continue
         for rule in node.get("allOf", ()):
-            condition = rule.get("if", {}).get("properties", {}).get("kind")
-            if condition is None:
+            condition = rule.get("if", {})
+            then = rule.get("then", {})
+            if condition.get("type") != "object" or "$ref" not in then:
                 continue
-            kind = condition.get("const") or condition["enum"][0]
-            target = definitions[rule["then"]["$ref"].removeprefix("#/$defs/")]
-            assert kind in kinds["enum"]
+            target = definitions[then["$ref"].removeprefix("#/$defs/")]
+            kind_condition = condition.get("properties", {}).get("kind")
+            if kind_condition is None:
+                # an install hint is keyed by the package manager it names
+                (key,) = condition["required"]
+                assert target["required"][0] == key
+                hinted_keys.add(key)
+                continue
+            kind = kind_condition.get("const") or kind_condition["enum"][0]
+            assert kind in node["properties"]["kind"]["enum"]
             assert target["properties"]["kind"] is True
             hinted.add(kind)
     assert {variant.KIND for variant in KIND_LOCATIONS} <= hinted
+    assert hinted_keys == set(HINT_KEYS)
     flatpak = definitions["FlatpakLocation"]
     assert list(flatpak["properties"]) == ["kind", "app_id"]
     assert flatpak["required"] == ["app_id"]
@@ -523,6 +532,39 @@ def test_extra_cases_are_what_the_parser_says(
     assert (not _issues(NAME, raw_app, raw_requires)) is valid
 
 
+def language_1_1_cases() -> Iterator[tuple[object, object]]:
+    """Every declaration the language-1.1 rule tables build, as (app, requires)."""
+    tables = language_1_1_tables
+    linux = tables.LINUX
+    value: object
+    for value in [*tables.VALID_DISPLAY_NAMES.values(), *tables.INVALID_DISPLAY_NAMES.values()]:
+        yield (
+            {"linux": linux, "display_name": value[0] if isinstance(value, tuple) else value},
+            None,
+        )
+    for os_family, value, _ in tables.MIN_OS_VERSIONS.values():
+        yield one_os(os_family, min_os_version=value), None
+    for value in tables.LINUX_MIN_OS_VERSIONS.values():
+        yield one_os("linux", min_os_version=value), None
+    for os_family, key, value, _ in tables.PACKAGE_NAME_CASES.values():
+        yield one_os(os_family, install={key: value}), None
+        yield one_os(os_family, install=[tables.URL, {key: value}]), None
+    for url, _ in tables.URLS.values():
+        for os_family in OS_FAMILIES:
+            yield one_os(os_family, install={"url": url}), None
+    for value, _ in tables.REMOTES.values():
+        yield one_os("linux", install={"flatpak": "com.vendor.Studio", "remote": value}), None
+    for os_family, install, _ in tables.INSTALL_SHAPES.values():
+        yield one_os(os_family, install=install), None
+    for os_family, install, _ in tables.VALID_INSTALLS.values():
+        yield one_os(os_family, install=install), None
+    for os_family, hint, *_ in tables.COMMANDS.values():
+        yield one_os(os_family, install=hint), None
+    for value, _ in [*tables.VALID_ARCHES.values(), *tables.INVALID_ARCHES.values()]:
+        yield None, {"arch": value}
+        yield {"linux": linux}, {"app": True, "arch": value}
+
+
 def table_cases() -> Iterator[tuple[object, object]]:
     """Every declaration the rule tables and the declaration tests build, as (app, requires)."""
     for table in (
@@ -627,6 +669,8 @@ def table_cases() -> Iterator[tuple[object, object]]:
 
     for raw_app, raw_requires, _ in EXTRA_CASES.values():
         yield raw_app, raw_requires
+
+    yield from language_1_1_cases()
 
     full = declaration_tables.FULL_APP
     for raw_requires in (None, {"app": True}, {"app": True, "min_version": "2.3.0"}):
@@ -758,6 +802,13 @@ _ODD_VALUES: list[object] = [
     {"kind": "command", "name": "v"},
     {"kind": "snap", "name": "v"},
     ["/opt/x"],
+    "x86_64",
+    "arm64",
+    ["x86_64", "arm64"],
+    "13.0",
+    {"winget": "Vendor.Studio"},
+    {"url": "https://vendor.example/"},
+    {"flatpak": "com.vendor.Studio", "remote": "flathub"},
 ]
 _KEYS = [
     "kind",
@@ -782,11 +833,35 @@ _KEYS = [
     "min_versoin",
     "nmae",
     "locations",
+    "display_name",
+    "min_os_version",
+    "install",
+    "arch",
+    "winget",
+    "brew",
+    "remote",
+    "url",
 ]
 _NAMES = ["vendor", "Vendor App", "com.vendor.App", "...", "..vendor", "Vëndor", " padded "]
 _FILES = ["vendor.exe", "bin\\vendor.exe", "bin/v.exe", "Vendor App\\v.exe", "..v", "a. b"]
 _KEY_NAMES = ["pid", "http", "token", "a.b-c_1", None]
 _ENDPOINTS = ["/mcp", "/", "/v1/mcp/", "/a/./mcp", "/a/..b", None]
+_OS_VERSIONS = ["13.0", "10.0.19041", "14", None]
+_HINTS: dict[str, list[dict[str, object]]] = {
+    "win32": [{"winget": "Vendor.Studio"}, {"winget": "Notepad++.Notepad++"}],
+    "darwin": [{"brew_cask": "vendor-studio@beta"}, {"brew": "vendor/tap/vendor-cli"}],
+    "linux": [
+        {"brew": "python@3.12"},
+        {"flatpak": "com.vendor.Studio"},
+        {"flatpak": "org.example.App-Beta", "remote": "flathub-beta"},
+        {"snap": "vendor-studio"},
+    ],
+}
+_URL_HINTS: list[dict[str, object]] = [
+    {"url": "https://vendor.example/download"},
+    {"url": "https://[2001:db8::1]:8443/a?b#c"},
+]
+_DISPLAY_NAMES = ["Vendor Studio", "V", "Écriture Pro"]
 
 
 @st.composite
@@ -857,6 +932,11 @@ def valid_blocks(draw: st.DrawFn, os_family: str) -> dict[str, object]:
     liveness = draw(st.sampled_from([None, {}, {"kind": "none"}]) | server_json)
     if liveness is not None or draw(st.booleans()):
         block["liveness"] = liveness
+    if os_family != "linux" and draw(st.booleans()):
+        block["min_os_version"] = draw(st.sampled_from(_OS_VERSIONS))
+    if draw(st.booleans()):
+        hint = st.sampled_from(_HINTS[os_family] + _URL_HINTS)
+        block["install"] = draw(hint | st.lists(hint, min_size=1, max_size=3) | st.none())
     return block
 
 
@@ -893,6 +973,10 @@ def valid_declarations(draw: st.DrawFn) -> dict[str, object]:
         requires["min_version"] = draw(st.sampled_from(["2", "2.3.0", "123456789.0", None]))
     if draw(st.booleans()):
         requires["gpu"] = draw(st.sampled_from(["nvidia", None]))
+    if draw(st.booleans()):
+        requires["arch"] = draw(st.sampled_from(["x86_64", "arm64", ["arm64", "x86_64"], None]))
+    if draw(st.booleans()):
+        app["display_name"] = draw(st.sampled_from([*_DISPLAY_NAMES, None]))
     return {"app": app, "requires": draw(st.sampled_from([requires, requires, None]))}
 
 

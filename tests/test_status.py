@@ -118,6 +118,13 @@ class Row:
     asks_connection: bool = True
 
 
+CASK_BUNDLE: dict[str, Any] = {
+    "presence": "bundle",
+    "location": "/Applications/Vendor.app",
+    "install": {"brew_cask": "vendor-studio"},
+}
+
+
 def row_decls() -> dict[str, Declaration]:
     return {
         "darwin-old": declaration(
@@ -137,6 +144,9 @@ def row_decls() -> dict[str, Declaration]:
             }
         ),
         "gpu": declaration(requires={"app": True, "gpu": "nvidia"}),
+        "arm64": declaration(requires={"app": True, "arch": "arm64"}),
+        "ventura": declaration(app={"darwin": {**CASK_BUNDLE, "min_os_version": "13.0"}}),
+        "cask": declaration(app={"darwin": CASK_BUNDLE}),
         "interactive": declaration({"kind": "interactive_session"}),
         "static": declaration({"kind": "static"}),
         "none": declaration(None),
@@ -194,6 +204,33 @@ ROWS: dict[str, Row] = {
         f"{NAME} needs an NVIDIA GPU; none was found on this machine. "
         f"Use {NAME} on a machine with an NVIDIA GPU.",
         DECLS["gpu"],
+        asks_connection=False,
+    ),
+    "unsupported-arch": Row(
+        lambda: running_host(),
+        UP,
+        StatusState.UNSUPPORTED_ARCH,
+        f"{NAME} needs an arm64 processor; this machine has x86_64. "
+        f"Use {NAME} on a machine with an arm64 processor.",
+        DECLS["arm64"],
+        asks_connection=False,
+    ),
+    "unsupported-os-version": Row(
+        lambda: FakeHost("darwin", os_version="12.7").add_bundle("/Applications/Vendor.app"),
+        UP,
+        StatusState.UNSUPPORTED_OS_VERSION,
+        f"{NAME} needs macOS 13.0 or newer; this Mac runs 12.7. "
+        "Update macOS to 13.0 or newer, then try again.",
+        DECLS["ventura"],
+        asks_connection=False,
+    ),
+    "missing-app-with-install-hint": Row(
+        lambda: FakeHost("darwin"),
+        UP,
+        StatusState.MISSING_APP,
+        f"{NAME} is not installed. Install {NAME} with `brew install --cask vendor-studio`, "
+        "then try again.",
+        DECLS["cask"],
         asks_connection=False,
     ),
     "no-interactive-session": Row(
@@ -308,6 +345,7 @@ ROWS: dict[str, Row] = {
 RETRY = {
     StatusState.UNSUPPORTED_OS: Retry.NEVER_HERE,
     StatusState.UNSUPPORTED_GPU: Retry.NEVER_HERE,
+    StatusState.UNSUPPORTED_ARCH: Retry.NEVER_HERE,
     StatusState.NO_INTERACTIVE_SESSION: Retry.NEVER_HERE,
     StatusState.CONNECTED: None,
     StatusState.NO_REQUIREMENTS: None,
@@ -347,6 +385,18 @@ def test_never_says_start_when_running_nor_not_running_when_unobserved() -> None
         block = row.decl.app_for("linux")
         if block is None or block.liveness_kind != "server_json":
             assert "is running" not in result.sentence(), name
+
+
+def test_the_declared_display_name_is_used_when_none_is_given() -> None:
+    decl = declaration(app={"display_name": "Studio Pro", "linux": linux_block(SERVER_JSON)})
+    result = status(decl, host=running_host(), is_connected=Connection(DOWN))
+    assert result.app_name == "Studio Pro"
+    assert result.sentence() == (
+        "Studio Pro is running, but this host is not connected to it. "
+        "Reconnect Studio Pro, then try again."
+    )
+    named = status(decl, host=running_host(), is_connected=Connection(DOWN), display_name=NAME)
+    assert named.app_name == NAME
 
 
 def test_the_slug_is_used_only_without_a_display_name() -> None:
@@ -431,6 +481,8 @@ def test_status_has_no_truth_value_and_stable_values() -> None:
         "version_too_old",
         "unsupported_os",
         "unsupported_gpu",
+        "unsupported_arch",
+        "unsupported_os_version",
     ]
     assert [retry.value for retry in Retry] == ["after_user_action", "never_here"]
     assert str(StatusState.CONNECTED) == "connected" and str(Retry.NEVER_HERE) == "never_here"
@@ -730,6 +782,8 @@ def test_the_readme_table_is_the_decision_order() -> None:
         "version_too_old",
         "unsupported_os",
         "unsupported_gpu",
+        "unsupported_arch",
+        "unsupported_os_version",
         "no_interactive_session",
         "app_not_running",
         "endpoint_unavailable",

@@ -404,6 +404,7 @@ def test_every_protocol_method_is_counted() -> None:
         "uninstall_entries",
         "display_device_ids",
         "native_machine",
+        "os_version",
         "process_alive",
         "process_info",
         "own_process",

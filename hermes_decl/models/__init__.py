@@ -3,6 +3,16 @@
 from hermes_decl.models.app import AppBlock, AppDef, DarwinAppDef, LinuxAppDef, Win32AppDef
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence
 from hermes_decl.models.declaration import Declaration
+from hermes_decl.models.install import (
+    INSTALL_HINTS,
+    BrewCaskHint,
+    BrewHint,
+    FlatpakHint,
+    InstallHint,
+    SnapHint,
+    UrlHint,
+    WingetHint,
+)
 from hermes_decl.models.kinds import KindVariant
 from hermes_decl.models.liveness import (
     InteractiveSessionLiveness,
@@ -22,7 +32,7 @@ from hermes_decl.models.locations import (
     SnapLocation,
     UninstallRegistryLocation,
 )
-from hermes_decl.models.requires import Requires
+from hermes_decl.models.requires import ARCHES, Arch, Requires
 from hermes_decl.models.version import (
     NoVersion,
     PeResourceVersion,
@@ -32,15 +42,22 @@ from hermes_decl.models.version import (
 )
 
 __all__ = [
+    "ARCHES",
+    "INSTALL_HINTS",
     "KIND_LOCATIONS",
     "OS_FAMILIES",
     "AppBlock",
     "AppBundleLocation",
     "AppDef",
+    "Arch",
+    "BrewCaskHint",
+    "BrewHint",
     "CommandLocation",
     "DarwinAppDef",
     "Declaration",
+    "FlatpakHint",
     "FlatpakLocation",
+    "InstallHint",
     "InteractiveSessionLiveness",
     "KindLocation",
     "KindVariant",
@@ -56,10 +73,13 @@ __all__ = [
     "Presence",
     "Requires",
     "ServerJsonLiveness",
+    "SnapHint",
     "SnapLocation",
     "StaticLiveness",
     "UninstallRegistryLocation",
     "UninstallRegistryVersion",
+    "UrlHint",
     "VersionSpec",
     "Win32AppDef",
+    "WingetHint",
 ]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from hermes_decl._text import choices
+from hermes_decl.models import text_rules
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import (
     OS_FAMILIES,
@@ -16,6 +17,7 @@ from hermes_decl.models.common import (
     Presence,
     fail,
 )
+from hermes_decl.models.install import InstallHint, hint_list
 from hermes_decl.models.kinds import kind_union
 from hermes_decl.models.liveness import (
     DEFAULT_ENDPOINT_PATH,
@@ -60,6 +62,36 @@ NO_OS_BLOCK = f"must declare at least one of {choices(OS_FAMILIES)}"
 """What is said of an ``app`` block without any OS block."""
 VERSION_HELP = "Where to read the installed version; kind 'none' (the default) reads none."
 LIVENESS_HELP = "Where the running application publishes its MCP endpoint; default none."
+MIN_OS_VERSION_HELP = (
+    "The lowest OS version the application runs on, dotted numeric ('13.0' on macOS, "
+    "'10.0.19041' on Windows); an older OS is unsupported_os_version. Language 1.1."
+)
+INSTALL_HELP = (
+    "How a person installs the application here: one hint or a list, such as "
+    "{winget: Vendor.Studio} or {url: https://...}; the first is shown when the application "
+    "is missing or too old. Text for people, never executed. Language 1.1."
+)
+DISPLAY_NAME_HELP = (
+    "The application's name as people know it ('Vendor Studio'), used by every sentence when "
+    "the caller gives no name: plain text, 1-80 characters. Language 1.1."
+)
+LINUX_MIN_OS_VERSION_HELP = (
+    "Not accepted under app.linux: Linux distributions share no OS version to compare against."
+)
+
+MinOsVersion = Annotated[str, AfterValidator(text_rules.MIN_OS_VERSION.check)]
+
+
+MIN_OS_VERSION_LINUX = (
+    "is not accepted under app.linux: Linux distributions share no OS version to compare "
+    "against; set it under app.win32 or app.darwin"
+)
+"""What is said of a ``min_os_version`` under ``linux``."""
+
+
+def _no_os_version_on_linux(value: Any) -> Any:
+    """``min_os_version`` under ``linux``: any value is refused, saying why."""
+    fail("min_os_version_linux", MIN_OS_VERSION_LINUX, value)
 
 
 class AppDef(FrozenModel):
@@ -72,6 +104,10 @@ class AppDef(FrozenModel):
     locations: tuple[LocationSpec, ...] = Field(alias="location", description=LOCATION_HELP)
     version: VersionSpec = Field(default=NoVersion(), description=VERSION_HELP)
     liveness: LivenessSpec = Field(default=NoLiveness(), description=LIVENESS_HELP)
+    min_os_version: MinOsVersion | None = Field(
+        default=None, description=MIN_OS_VERSION_HELP, examples=["13.0"]
+    )
+    install: tuple[InstallHint, ...] | None = Field(default=None, description=INSTALL_HELP)
 
     def model_post_init(self, context: Any) -> None:
         # The name is not input: it rides in the validation context and is kept beside the
@@ -155,6 +191,9 @@ class Win32AppDef(AppDef):
     liveness: _liveness("win32") = Field(  # type: ignore[valid-type]
         default=NoLiveness(), description=LIVENESS_HELP
     )
+    install: hint_list("win32") | None = Field(  # type: ignore[valid-type]
+        default=None, description=INSTALL_HELP
+    )
 
 
 class DarwinAppDef(AppDef):
@@ -169,6 +208,9 @@ class DarwinAppDef(AppDef):
     )
     liveness: _liveness("darwin") = Field(  # type: ignore[valid-type]
         default=NoLiveness(), description=LIVENESS_HELP
+    )
+    install: hint_list("darwin") | None = Field(  # type: ignore[valid-type]
+        default=None, description=INSTALL_HELP
     )
 
 
@@ -185,14 +227,23 @@ class LinuxAppDef(AppDef):
     liveness: _liveness("linux") = Field(  # type: ignore[valid-type]
         default=NoLiveness(), description=LIVENESS_HELP
     )
+    min_os_version: Annotated[None, BeforeValidator(_no_os_version_on_linux)] = Field(
+        default=None, description=LINUX_MIN_OS_VERSION_HELP
+    )
+    install: hint_list("linux") | None = Field(  # type: ignore[valid-type]
+        default=None, description=INSTALL_HELP
+    )
 
 
 class AppBlock(FrozenModel):
-    """The ``app`` block: at least one of ``win32``, ``darwin`` and ``linux``."""
+    """The ``app`` block: one or more of ``win32``, ``darwin`` and ``linux``; a display name."""
 
     win32: Win32AppDef | None = Field(default=None, description="The application on Windows.")
     darwin: DarwinAppDef | None = Field(default=None, description="The application on macOS.")
     linux: LinuxAppDef | None = Field(default=None, description="The application on Linux.")
+    display_name: Annotated[str, AfterValidator(text_rules.DISPLAY_NAME.check)] | None = Field(
+        default=None, description=DISPLAY_NAME_HELP, examples=["Vendor Studio"]
+    )
 
     @model_validator(mode="after")
     def _at_least_one(self) -> AppBlock:

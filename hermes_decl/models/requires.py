@@ -5,13 +5,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, ValidationInfo, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
 
+from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models.app import AppBlock, one_of
 from hermes_decl.models.base import FrozenModel
-from hermes_decl.models.common import Meanings, fail, fail_at, problem
+from hermes_decl.models.common import Loc, Meanings, fail, fail_at, problem
 from hermes_decl.versions import min_version_problem
+
+Arch = Literal["x86_64", "arm64"]
+ARCHES: tuple[Arch, ...] = ("x86_64", "arm64")
+ARCH_MEANINGS: tuple[tuple[Arch, str], ...] = (
+    ("x86_64", "A 64-bit Intel or AMD processor (x86-64, also called amd64 or x64)."),
+    ("arm64", "A 64-bit ARM processor (AArch64), such as Apple silicon."),
+)
+_ARCH_SPELLINGS: dict[str, Arch] = {
+    "amd64": "x86_64",
+    "x64": "x86_64",
+    "x86-64": "x86_64",
+    "x86_64h": "x86_64",
+    "intel": "x86_64",
+    "aarch64": "arm64",
+    "arm64e": "arm64",
+    "armv8": "arm64",
+    "apple_silicon": "arm64",
+}
+"""Other names of the two architectures, which the parser refuses but names the right one for."""
 
 GpuVendor = Literal["nvidia"]
 GPU_MEANINGS: tuple[tuple[GpuVendor, str], ...] = (
@@ -46,8 +66,49 @@ def _minimum_needs_app(value: str, info: ValidationInfo) -> str:
     return value
 
 
+def _arch_problem(value: object) -> PydanticCustomError | None:
+    """What is wrong with one architecture name; other spellings are pointed at the right one."""
+    if not isinstance(value, str):
+        return problem("wrong_type", f"must be {choices(ARCHES)}", value)
+    if value in ARCHES:
+        return None
+    lowered = value.strip().lower()
+    spelled = lowered if lowered in ARCHES else _ARCH_SPELLINGS.get(lowered)
+    hint = f"write {spelled!r}" if spelled else None
+    if hint is None and (suggestion := did_you_mean(value, ARCHES)):
+        hint = f"did you mean {suggestion!r}?"
+    return problem("invalid_choice", f"must be {choices(ARCHES)}", value, hint=hint)
+
+
+EMPTY_ARCHES = f"must not be empty: give {choices(ARCHES)}, or a list of them"
+"""What is said of an empty ``arch`` list."""
+
+
+def as_arch_list(value: Any) -> Any:
+    """One architecture or a non-empty list of them, each named once; every problem at once."""
+    if not isinstance(value, (list, tuple)):
+        items: tuple[object, ...] = (value,)
+    elif not value:
+        fail("empty", EMPTY_ARCHES)
+    else:
+        items = tuple(value)
+    problems: list[tuple[Loc, PydanticCustomError, object]] = []
+    for index, item in enumerate(items):
+        wrong = _arch_problem(item)
+        if wrong is None and item in items[:index]:
+            wrong = problem("duplicate", "is listed twice")
+        if wrong is not None:
+            problems.append(((index,), wrong, item))
+    if problems:
+        fail_at("arch", problems)
+    return items
+
+
+ArchName = Annotated[Arch, Meanings(ARCH_MEANINGS)]
+
+
 class Requires(FrozenModel):
-    """Policy: the application, a minimum version, a GPU vendor."""
+    """Policy: the application, a minimum version, a GPU vendor, the processor architecture."""
 
     app: bool = Field(
         default=False, description="Offer the server only where the application is present."
@@ -61,6 +122,15 @@ class Requires(FrozenModel):
     )
     gpu: Annotated[GpuVendor, one_of(("nvidia",)), Meanings(GPU_MEANINGS)] | None = Field(
         default=None, description="Offer the server only on a machine with this GPU vendor."
+    )
+    arch: Annotated[tuple[ArchName, ...], BeforeValidator(as_arch_list)] | None = Field(
+        default=None,
+        description=(
+            "Offer the server only on a machine whose native processor architecture is this "
+            "one, or one of this list; an emulated one (Rosetta, WOW64) does not count. "
+            "Language 1.1."
+        ),
+        examples=["arm64", ["x86_64", "arm64"]],
     )
 
 

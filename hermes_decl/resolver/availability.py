@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, OsFamily
+from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, InstallHint, OsFamily
 from hermes_decl.models.common import OS_NAMES
 from hermes_decl.resolver.app import Candidate, Lookup, locate
 from hermes_decl.resolver.found_version import read_version
@@ -13,7 +13,7 @@ from hermes_decl.resolver.gpu import GpuClass, gpu_class
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.live_host import default_host
 from hermes_decl.resolver.overrides import user_overrides
-from hermes_decl.versions import satisfies, version_key
+from hermes_decl.versions import compare_versions, satisfies, version_key
 
 
 class AvailabilityState(str, Enum):
@@ -26,6 +26,8 @@ class AvailabilityState(str, Enum):
     VERSION_TOO_OLD = "version_too_old"
     UNSUPPORTED_OS = "unsupported_os"
     UNSUPPORTED_GPU = "unsupported_gpu"
+    UNSUPPORTED_ARCH = "unsupported_arch"
+    UNSUPPORTED_OS_VERSION = "unsupported_os_version"
     NO_REQUIREMENTS = "no_requirements"
 
     def __str__(self) -> str:
@@ -56,6 +58,18 @@ class Availability:
     """Every place examined, in order, with its outcome and the version read there."""
     overrides_file: str | None = None
     """The user overrides file whose places for this server were tried first, when any were."""
+    display_name: str | None = None
+    """The declaration's ``app.display_name``: sentences use it when no name is given."""
+    install: InstallHint | None = None
+    """The first install hint of the OS block evaluated, which sentences tell a person to use."""
+    arch: tuple[str, ...] | None = None
+    """The declaration's ``requires.arch``."""
+    machine: str | None = None
+    """The host's native architecture, when ``requires.arch`` asked for it."""
+    min_os_version: str | None = None
+    """The OS block's ``min_os_version``."""
+    os_version: str | None = None
+    """The host's OS version, when ``min_os_version`` asked for it (None when unknown)."""
 
     @property
     def offerable(self) -> bool:
@@ -73,19 +87,21 @@ class Availability:
     def sentence_parts(self, app_name: str | None = None) -> tuple[str, str | None]:
         """The sentence in two parts: what holds, and the one thing to do (None when nothing is).
 
-        The runtime status (SPEC 11) builds its own sentences from these parts.
+        The application is called ``app_name``, else the declaration's display name, else the
+        declaration's name. The runtime status (SPEC 11) builds its own sentences from these parts.
         """
-        app = app_name or self.name
+        app = app_name or self.display_name or self.name
         state = self.state
         if state is AvailabilityState.MISSING_APP:
-            return f"{app} is not installed.", f"Install {app}, then try again."
+            how = self._how(install=True)
+            return f"{app} is not installed.", f"Install {app}{how}, then try again."
         if state is AvailabilityState.VERSION_TOO_OLD:
             required = f"version {self.min_version} or newer is required."
             if self.version is None:
                 reason = f"{app} is installed, but its version could not be read; {required}"
             else:
                 reason = f"{app} version {self.version} is too old; {required}"
-            return reason, f"Update {app}, then try again."
+            return reason, f"Update {app}{self._how(install=False)}, then try again."
         if state is AvailabilityState.UNSUPPORTED_OS:
             os_name = OS_NAMES[self.os_family] if self.os_family else "this operating system"
             return f"{app} is not available on {os_name}.", None
@@ -94,6 +110,12 @@ class Availability:
                 f"{app} needs an NVIDIA GPU; none was found on this machine.",
                 f"Use {app} on a machine with an NVIDIA GPU.",
             )
+        if state is AvailabilityState.UNSUPPORTED_ARCH:
+            return f"{app} needs {self._processor()}; this machine has {self.machine}.", None
+        if state is AvailabilityState.UNSUPPORTED_OS_VERSION:
+            machine = _MACHINE_NAMES.get(self.os_family, "machine")
+            floor = self._os_floor()
+            return f"{app} needs {floor} or newer; this {machine} runs {self.os_version}.", None
         if state is AvailabilityState.INSTALLED_NOT_RUNNING:
             return f"{app} is installed but not running.", f"Start {app}, then try again."
         if state is AvailabilityState.AVAILABLE:
@@ -107,6 +129,14 @@ class Availability:
             )
         if self.gpu is not None:
             return f"{app} needs an NVIDIA GPU, and this machine has one.", None
+        if self.arch is not None and self.machine is None:
+            return (
+                f"{app} needs {self._processor()}; this machine's architecture could not be "
+                "told, so the requirement counts as met.",
+                None,
+            )
+        if self.arch is not None:
+            return f"{app} needs {self._processor()}, and this machine has one.", None
         return f"{app} has no application or GPU requirements.", None
 
     def refusal(self, server_name: str | None = None) -> str:
@@ -122,7 +152,30 @@ class Availability:
             )
         if self.state is AvailabilityState.UNSUPPORTED_GPU:
             return f"{name} is unavailable: unsupported_gpu, needs an NVIDIA GPU."
+        if self.state is AvailabilityState.UNSUPPORTED_ARCH:
+            return f"{name} is unavailable: unsupported_arch, needs {self._processor()}."
+        if self.state is AvailabilityState.UNSUPPORTED_OS_VERSION:
+            return f"{name} is unavailable: unsupported_os_version, needs {self._os_floor()}."
         return f"{name} is unavailable: {self.state.value}."
+
+    def _how(self, *, install: bool) -> str:
+        """How the install hint says to install or update: `` with `command``` or `` from URL``."""
+        hint = self.install
+        if hint is None:
+            return ""
+        command = hint.install_command if install else hint.update_command
+        return f" with `{command}`" if command is not None else f" from {hint.target}"
+
+    def _processor(self) -> str:
+        return f"an {' or '.join(self.arch or ())} processor"
+
+    def _os_floor(self) -> str:
+        os_name = OS_NAMES[self.os_family] if self.os_family else "an operating system"
+        return f"{os_name} {self.min_os_version}"
+
+
+_MACHINE_NAMES: dict[OsFamily | None, str] = {"darwin": "Mac", "win32": "PC"}
+"""What a sentence calls the machine of an OS whose version is too old."""
 
 
 def availability(
@@ -132,17 +185,29 @@ def availability(
     if os_family is not None and os_family not in OS_FAMILIES:
         raise ValueError(f"os_family must be one of {', '.join(OS_FAMILIES)} (got {os_family!r})")
     requires = decl.requires
-    verdict = Availability(
-        AvailabilityState.NO_REQUIREMENTS, name=decl.name, min_version=requires.min_version
-    )
-    if not requires.app and requires.gpu is None:
-        return verdict
+    display_name = decl.app.display_name if decl.app is not None else None
+    if not requires.app and requires.gpu is None and requires.arch is None:
+        return Availability(
+            AvailabilityState.NO_REQUIREMENTS,
+            name=decl.name,
+            min_version=requires.min_version,
+            display_name=display_name,
+        )
     if host is None:
         host = default_host()
     family = os_family or host.os_family
-    verdict = replace(verdict, os_family=family)
     # On an OS that is none of the three (family None) no block can apply.
     app_def = decl.app_for(family) if family is not None else None
+    verdict = Availability(
+        AvailabilityState.NO_REQUIREMENTS,
+        name=decl.name,
+        min_version=requires.min_version,
+        os_family=family,
+        display_name=display_name,
+        install=app_def.install[0] if app_def is not None and app_def.install else None,
+        arch=requires.arch,
+        min_os_version=app_def.min_os_version if app_def is not None else None,
+    )
     if requires.app and app_def is None:
         return replace(verdict, state=AvailabilityState.UNSUPPORTED_OS)
     if requires.gpu is not None:
@@ -150,8 +215,21 @@ def availability(
         verdict = replace(verdict, gpu=found_gpu)
         if found_gpu not in (requires.gpu, GpuClass.UNKNOWN):
             return replace(verdict, state=AvailabilityState.UNSUPPORTED_GPU)
+    if requires.arch is not None:
+        machine = host.native_machine()
+        verdict = replace(verdict, machine=machine or None)
+        # A machine whose architecture cannot be told is not refused, as an unreadable GPU is not.
+        if machine and machine not in requires.arch:
+            return replace(verdict, state=AvailabilityState.UNSUPPORTED_ARCH)
     if app_def is None or not requires.app:
         return verdict
+    if app_def.min_os_version is not None and host.os_family == app_def.os_family:
+        # Only the OS the host runs has a version to read: a forced os_family has none.
+        found_os = host.os_version()
+        verdict = replace(verdict, os_version=found_os)
+        order = compare_versions(found_os, app_def.min_os_version) if found_os else None
+        if order is not None and order < 0:
+            return replace(verdict, state=AvailabilityState.UNSUPPORTED_OS_VERSION)
     return _locate_and_compare(verdict, app_def, app_def.os_family, host)
 
 

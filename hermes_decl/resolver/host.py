@@ -121,6 +121,14 @@ class Host(Protocol):
         """
         ...
 
+    def os_version(self) -> str | None:
+        """The OS's own version (macOS ``13.6.1``, Windows ``10.0.19045``); None when unknown.
+
+        macOS answers ``ProductVersion`` of ``SystemVersion.plist``; Windows its real version,
+        not one a compatibility shim reports; Linux, and any other OS, None.
+        """
+        ...
+
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id exists (another user's counts); never raises."""
         ...

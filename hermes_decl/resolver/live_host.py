@@ -23,6 +23,7 @@ from hermes_decl.models import OS_FAMILIES, OsFamily
 from hermes_decl.resolver.desktop_session import desktop_session_from_env
 from hermes_decl.resolver.host import ProcessInfo
 from hermes_decl.resolver.native_machine import ArchitectureApi, LiveArchitecture, native_machine
+from hermes_decl.resolver.os_version import live_windows_version, macos_version
 from hermes_decl.resolver.pathsearch import search_path
 
 if TYPE_CHECKING:
@@ -312,6 +313,7 @@ class LiveHost:
         self._search_path = search_path
         self._architecture = architecture if architecture is not None else LiveArchitecture()
         self._native_machine: str | None = None
+        self._os_version: tuple[str | None] | None = None
 
     def __repr__(self) -> str:
         return f"LiveHost(os_family={self._os_family!r})"
@@ -421,6 +423,19 @@ class LiveHost:
         if self._native_machine is None:
             self._native_machine = native_machine(self._architecture)
         return self._native_machine
+
+    def os_version(self) -> str | None:
+        """The running OS's version (asked once): macOS through ``SystemVersion.plist`` read
+        like any file, Windows through ``RtlGetVersion``; None on Linux, on any other OS, and
+        when this host answers for an OS other than the one running."""
+        if self._os_version is None:
+            version: str | None = None
+            if self._os_family == "darwin" and sys.platform == "darwin":
+                version = macos_version(self)
+            elif self._os_family == "win32":
+                version = live_windows_version()
+            self._os_version = (version,)
+        return self._os_version[0]
 
     def process_alive(self, pid: int) -> bool:
         """Whether a process with this id runs on this machine (``pid_exists``); never raises."""

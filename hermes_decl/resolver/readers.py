@@ -33,6 +33,15 @@ def plist_version(data: bytes) -> str | None:
     counts as absent. The top level must be a dictionary. Input over ``MAX_PLIST_BYTES`` is not
     parsed.
     """
+    return plist_string(data, _PLIST_VERSION_KEYS)
+
+
+def plist_string(data: bytes, keys: tuple[str, ...]) -> str | None:
+    """The first of ``keys`` a plist (XML or binary) holds as non-blank text, stripped; else None.
+
+    The top level must be a dictionary; input over ``MAX_PLIST_BYTES`` is not parsed. Never
+    raises, whatever the bytes.
+    """
     if not isinstance(data, (bytes, bytearray, memoryview)) or len(data) > MAX_PLIST_BYTES:
         return None
     try:
@@ -50,7 +59,7 @@ def plist_version(data: bytes) -> str | None:
         return None
     if not isinstance(top, dict):
         return None
-    for key in _PLIST_VERSION_KEYS:
+    for key in keys:
         value = top.get(key)
         if isinstance(value, str) and value.strip():
             return value.strip()

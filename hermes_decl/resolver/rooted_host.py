@@ -4,8 +4,9 @@ Every absolute path the resolver asks about maps into the tree: ``/a/b`` reads `
 a win32 host ``C:\\a\\b`` reads ``<root>/C/a/b``. Symbolic links inside the tree are resolved the
 way a chroot would: an absolute target restarts at the tree's root and ``..`` never climbs above
 it, so no path can ever leave the tree. Nothing comes from the real machine but the tree's files:
-the environment, home, native architecture, search path, Windows registry answers and live
-process ids are given to the constructor. An ``os_family`` of None stands for an operating system
+the environment, home, native architecture, search path, Windows registry answers, live
+process ids and (but for darwin, whose tree holds ``SystemVersion.plist``) the OS version are
+given to the constructor. An ``os_family`` of None stands for an operating system
 that is none of the three (FreeBSD, AIX…), with POSIX paths.
 """
 
@@ -27,6 +28,7 @@ from hermes_decl.resolver.live_host import (
     read_regular_file,
 )
 from hermes_decl.resolver.native_machine import normalise_machine
+from hermes_decl.resolver.os_version import macos_version
 from hermes_decl.resolver.pathsearch import search_path
 
 MAX_SYMLINK_HOPS = 40
@@ -61,6 +63,7 @@ class RootedHost:
         user: str = ROOTED_USER,
         session: int | None = None,
         interactive_session: bool | None = None,
+        os_version: str | None = None,
     ) -> None:
         self._root = os.path.abspath(os.fspath(root))
         self._os_family: OsFamily | None = os_family
@@ -78,6 +81,7 @@ class RootedHost:
         self._user = user
         self._session = session
         self._interactive_session = interactive_session
+        self._os_version = os_version
 
     def __repr__(self) -> str:
         return f"RootedHost({self._root!r}, os_family={self._os_family!r})"
@@ -164,6 +168,13 @@ class RootedHost:
     def native_machine(self) -> str:
         """The architecture given to the constructor, normalised (``aarch64`` is ``arm64``)."""
         return self._native_machine
+
+    def os_version(self) -> str | None:
+        """The OS version given to the constructor; else, for darwin, the tree's
+        ``SystemVersion.plist`` (as a Mac reads its own); else None."""
+        if self._os_version is not None:
+            return self._os_version
+        return macos_version(self) if self._os_family == "darwin" else None
 
     def process_alive(self, pid: int) -> bool:
         """Whether ``pid`` is one of the live process ids given to the constructor."""

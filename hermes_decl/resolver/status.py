@@ -13,6 +13,9 @@ version_too_old         availability says so: no copy new enough, or none   afte
                         with a readable version
 unsupported_os          availability says so: no block for this OS          never_here
 unsupported_gpu         availability says so: another GPU vendor            never_here
+unsupported_arch        availability says so: another native architecture   never_here
+unsupported_os_version  availability says so: the OS is older than the      after_user_action
+                        block's min_os_version
 no_interactive_session  liveness interactive_session and the host is not    never_here
                         in a logged-in desktop session (a host that cannot
                         tell is not blamed)
@@ -72,6 +75,8 @@ class StatusState(str, Enum):
     VERSION_TOO_OLD = "version_too_old"
     UNSUPPORTED_OS = "unsupported_os"
     UNSUPPORTED_GPU = "unsupported_gpu"
+    UNSUPPORTED_ARCH = "unsupported_arch"
+    UNSUPPORTED_OS_VERSION = "unsupported_os_version"
 
     def __str__(self) -> str:
         return self.value
@@ -99,6 +104,7 @@ _NEVER_HERE = frozenset(
     {
         StatusState.UNSUPPORTED_OS,
         StatusState.UNSUPPORTED_GPU,
+        StatusState.UNSUPPORTED_ARCH,
         StatusState.NO_INTERACTIVE_SESSION,
     }
 )
@@ -121,7 +127,8 @@ class Status:
     availability: Availability
     """The availability verdict it started from."""
     app_name: str
-    """The name sentences use: the display name given, else the server name."""
+    """The name sentences use: the display name given, else the declaration's
+    ``app.display_name``, else the server name."""
     reason: str
     """What holds, as a sentence."""
     user_action: str | None = None
@@ -173,7 +180,7 @@ def status(
     if host is None:
         host = default_host()
     verdict = availability(decl, host=host)
-    app = display_name or decl.name
+    app = display_name or verdict.display_name or decl.name
     if not verdict.offerable:
         return _refused(decl, verdict, app)
     app_def = decl.app_for(verdict.os_family) if verdict.os_family else None
@@ -199,6 +206,11 @@ def _refused(decl: Declaration, verdict: Availability, app: str) -> Status:
     reason, action = verdict.sentence_parts(app)
     if state is StatusState.UNSUPPORTED_OS:
         action = f"Use {app} on {_supported_systems(decl)}." if decl.app is not None else None
+    if state is StatusState.UNSUPPORTED_ARCH:
+        action = f"Use {app} on a machine with an {' or '.join(verdict.arch or ())} processor."
+    if state is StatusState.UNSUPPORTED_OS_VERSION and verdict.os_family is not None:
+        os_name = OS_NAMES[verdict.os_family]
+        action = f"Update {os_name} to {verdict.min_os_version} or newer, then try again."
     if state is StatusState.APP_NOT_RUNNING:
         reason, action = f"{app} is not running.", f"Start {app}, then try again."
     return Status(state, verdict, app, reason, action)
