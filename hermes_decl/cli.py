@@ -34,14 +34,13 @@ EXIT_STATUS_HELP = (
 )
 OS_FAMILIES = ("win32", "darwin", "linux")
 """The ``--os`` choices: ``hermes_decl.models.OS_FAMILIES`` (a test keeps them equal)."""
-UNREADABLE_CODES = frozenset({"unreadable_file"})
+UNREADABLE_CODES = frozenset({"unreadable_file", "not_a_regular_file"})
 """Issue codes that mean the input could not be read at all: exit status 2, as usage errors."""
 
 
 # --- where human output goes -----------------------------------------------------------------
 
 _STYLES = {"place": "1", "loc": "36", "hint": "32", "detail": "2", "bad": "31", "good": "32"}
-_ISSUE_LINE = re.compile(r"(?P<place>[^\n]*?:\d+:\d+|[^\n:]+): (?P<rest>.*)")
 _HINT = re.compile(r" \((?P<hint>[^()]*(?:did you mean|expected|write)[^()]*)\)$")
 
 

@@ -311,7 +311,6 @@ _TITLE = "x-hermes-title"
 """A private marker: the title a definition gets (the model's own class-name title is dropped)."""
 _HOIST = "x-hermes-def"
 """A private marker: the subschema it marks moves into ``$defs`` under the marked name."""
-_PRIVATE = (_TYPED, _OBJECT, _NULLABLE, _TITLE, _HOIST, MEANINGS_KEY)
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#+!|~])")
 _CODE = re.compile(r"``(.+?)``")

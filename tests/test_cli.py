@@ -365,3 +365,9 @@ def test_schema_path_prints_the_installed_file() -> None:
     result = run("schema", "--path", "--draft", "07")
     assert result.returncode == 0
     assert Path(result.stdout.strip()) == schema_path("draft-07")
+
+
+def test_a_folder_is_unreadable_input(tmp_path: Path) -> None:
+    result = run("check", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stdout.startswith(f"{tmp_path}: ")

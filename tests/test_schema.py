@@ -97,6 +97,11 @@ def test_committed_schema_is_current(
 
 
 @pytest.mark.parametrize(("name", "dialect", "single"), SCHEMA_FILES)
+def test_no_private_marker_is_left_in_a_schema(name: str, dialect: Dialect, single: bool) -> None:
+    assert "x-hermes" not in schema_text(dialect, single=single)
+
+
+@pytest.mark.parametrize(("name", "dialect", "single"), SCHEMA_FILES)
 def test_schema_path_is_the_file_shipped_in_the_package(
     name: str, dialect: Dialect, single: bool
 ) -> None:
