@@ -11,9 +11,9 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import availability, imports, matching, memory, parse, syscalls
+from bench import availability, big_file, cold_check, imports, matching, memory, parse, syscalls
 
-SUITES = [parse, imports, availability, matching, syscalls, memory]
+SUITES = [parse, big_file, imports, cold_check, availability, matching, syscalls, memory]
 RESULTS = Path(__file__).with_name("RESULTS.md")
 
 Row = tuple[str, str, str, str]

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
 
-from hermes_decl.errors import DeclarationError
+if TYPE_CHECKING:
+    from hermes_decl.errors import DeclarationError
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -39,9 +41,15 @@ def forgiving(stream: TextIO) -> TextIO:
     return stream
 
 
-def say(out: TextIO, text: str = "") -> None:
-    """Write one line of human output, control characters escaped; never an encoding error."""
-    line = escape_controls(text) + "\n"
+def say(out: TextIO, text: str = "", *, after_escaping: Callable[[str], str] | None = None) -> None:
+    """Write one line of human output, control characters escaped; never an encoding error.
+
+    ``after_escaping`` may add to the escaped line what the caller itself wrote (colours).
+    """
+    line = escape_controls(text)
+    if after_escaping is not None:
+        line = after_escaping(line)
+    line += "\n"
     try:
         out.write(line)
     except UnicodeEncodeError:

@@ -1,43 +1,108 @@
 """``hermes-decl``: check declaration files, explain them on a machine, print the JSON Schema.
 
-``check`` validates and prints every problem as ``file:line:column: location: message``;
-``explain`` evaluates each server on this machine (or on a host snapshot) and shows the state,
-the sentence and every place looked at; ``schema`` prints the JSON Schema for editors;
-``override`` adds a place to the user's overrides file.
-Exit status: 0 on success, 1 when a file has problems, 2 for a usage error.
+Every subcommand is one entry of ``COMMANDS``; every line a person reads goes through one
+``Output``. The library is imported by the command that needs it, so ``--help`` and ``check``
+never import the resolver.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import logging
+import os
+import re
+import secrets
 import sys
-from collections.abc import Sequence
-from dataclasses import asdict
-from typing import Any, TextIO
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, TextIO
 
-from hermes_decl._output import forgiving, say, say_problems
-from hermes_decl.cli_override import add_override_command
-from hermes_decl.errors import DeclarationError, Issue
-from hermes_decl.loader import load_declarations_file
-from hermes_decl.models import OS_FAMILIES, Declaration, OsFamily
-from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
-from hermes_decl.resolver.host import Host
-from hermes_decl.resolver.live_host import default_host
-from hermes_decl.resolver.overrides import UserOverrides, user_overrides
-from hermes_decl.resolver.overrides import logger as overrides_logger
-from hermes_decl.trace_text import trace_lines
+from hermes_decl import __version__
+from hermes_decl._output import forgiving, say
+
+if TYPE_CHECKING:
+    from hermes_decl.errors import DeclarationError, Issue
+    from hermes_decl.models import Declaration, OsFamily
+    from hermes_decl.resolver.availability import Availability
+    from hermes_decl.resolver.host import Host
+    from hermes_decl.resolver.overrides import UserOverrides
+    from hermes_decl.resolver.status import Status
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+EXIT_STATUS_HELP = (
+    "exit status: 0 when every file is valid (check) or every server is offered (explain); "
+    "1 when a file has problems or a server is not offered; 2 for a usage error or input "
+    "that cannot be read, such as a missing file."
+)
+OS_FAMILIES = ("win32", "darwin", "linux")
+"""The ``--os`` choices: ``hermes_decl.models.OS_FAMILIES`` (a test keeps them equal)."""
+UNREADABLE_CODES = frozenset({"unreadable_file", "not_a_regular_file"})
+"""Issue codes that mean the input could not be read at all: exit status 2, as usage errors."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors say what to type instead, and exit with 2."""
+# --- where human output goes -----------------------------------------------------------------
 
-    def error(self, message: str) -> Any:
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nTry '{self.prog} --help'.\n")
+_STYLES = {"place": "1", "loc": "36", "hint": "32", "detail": "2", "bad": "31", "good": "32"}
+_HINT = re.compile(r" \((?P<hint>[^()]*(?:did you mean|expected|write)[^()]*)\)$")
+_MARK = "".join(chr(0xF0000 + secrets.randbelow(0xFFFE)) for _ in range(4))
+"""Stands for the start of a colour sequence until a line is written: private-use characters
+drawn afresh in every process, so no text from a declaration or a machine can forge one."""
+_MARKED = re.compile(re.escape(_MARK) + r"([0-9]+)m")
+
+
+def use_color(stream: TextIO, choice: str) -> bool:
+    """Colour for ``--color=always``; for ``auto``, only on a terminal without ``NO_COLOR``."""
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class Output:
+    """One stream a person reads: every human line is written here, styled when colour is on.
+
+    Every line has its control characters escaped (``_output``), so nothing read from a file or a
+    machine can steer the terminal; only the colours this class adds reach it as sequences.
+    """
+
+    def __init__(self, stream: TextIO, *, color: bool) -> None:
+        self.stream = forgiving(stream)
+        self.color = color
+
+    def style(self, text: str, role: str) -> str:
+        """``text`` in the colour of ``role`` (place, loc, hint, detail, bad, good), if any."""
+        if not (self.color and text):
+            return text
+        return f"{_MARK}{_STYLES[role]}m{text}{_MARK}0m"
+
+    def line(self, text: str = "") -> None:
+        """Write one line of human output, control characters escaped, colours kept."""
+        say(self.stream, text, after_escaping=lambda safe: _MARKED.sub("\x1b[\\1m", safe))
+
+    def issue(self, issue: Issue, where: str) -> None:
+        """One problem: ``file:line:column: location: message``, place, key and hint styled."""
+        place = where if issue.line is None else f"{where}:{issue.line}:{issue.column}"
+        message = issue.message
+        hint = _HINT.search(message)
+        if hint is not None:
+            message = message[: hint.start()] + " (" + self.style(hint["hint"], "hint") + ")"
+        loc = f"{self.style(issue.loc, 'loc')}: " if issue.loc else ""
+        self.line(f"{self.style(place, 'place')}: {loc}{message}")
+
+    def error(self, error: DeclarationError) -> None:
+        """Every problem of a ``DeclarationError``."""
+        for issue in error.issues:
+            self.issue(issue, error.where)
+
+    def data(self, payload: object) -> None:
+        """Machine-readable output: indented JSON, never styled."""
+        json.dump(payload, self.stream, indent=2)
+        print(file=self.stream)
+
+
+# --- shared steps ------------------------------------------------------------------------------
 
 
 def _issue_json(issue: Issue, where: str) -> dict[str, Any]:
@@ -52,54 +117,80 @@ def _issue_json(issue: Issue, where: str) -> dict[str, Any]:
 
 
 def _load(path: str, at: str | None) -> tuple[dict[str, Declaration], DeclarationError | None]:
+    from hermes_decl.errors import DeclarationError
+    from hermes_decl.loader import load_declarations_file
+
     try:
         return load_declarations_file(path, at=at), None
     except DeclarationError as error:
         return {}, error
 
 
-def _check(args: argparse.Namespace, out: TextIO) -> int:
+def _failure_status(error: DeclarationError) -> int:
+    unreadable = any(issue.code in UNREADABLE_CODES for issue in error.issues)
+    return EXIT_USAGE if unreadable else EXIT_PROBLEMS
+
+
+# --- check -------------------------------------------------------------------------------------
+
+
+def _add_check(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="a YAML or JSON declarations file")
+    parser.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
+    parser.add_argument("--json", action="store_true", help="print a machine-readable report")
+
+
+def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
     status = EXIT_OK
     report: list[dict[str, Any]] = []
     for path in args.files:
         declarations, error = _load(path, args.at)
-        issues = error.issues if error is not None else ()
         if error is not None:
-            status = EXIT_PROBLEMS
+            status = max(status, _failure_status(error))
         report.append(
             {
                 "file": path,
                 "valid": error is None,
                 "servers": sorted(declarations),
-                "issues": [_issue_json(issue, path) for issue in issues],
+                "issues": [_issue_json(issue, path) for issue in (error.issues if error else ())],
             }
         )
-        if not args.json:
-            if error is not None:
-                say_problems(out, error)
-            else:
-                names = ", ".join(sorted(declarations)) or "no servers"
-                say(out, f"{path}: ok ({names})")
+        if args.json:
+            continue
+        if error is not None:
+            out.error(error)
+        else:
+            names = ", ".join(sorted(declarations)) or "no servers"
+            out.line(f"{out.style(path, 'place')}: {out.style('ok', 'good')} ({names})")
     if args.json:
-        json.dump({"valid": status == EXIT_OK, "files": report}, out, indent=2)
-        print(file=out)
+        out.data({"valid": status == EXIT_OK, "files": report})
     return status
 
 
-def _host(args: argparse.Namespace) -> Host | None:
-    if args.host is None:
-        return None
-    from hermes_decl.snapshot import load_snapshot_file
-
-    return load_snapshot_file(args.host)
+# --- explain -----------------------------------------------------------------------------------
 
 
-def _overrides_json(overrides: UserOverrides | None) -> dict[str, Any] | None:
-    if overrides is None:
-        return None
-    error = overrides.error
-    issues = [_issue_json(issue, error.where) for issue in error.issues] if error else []
-    return {"file": overrides.path, "valid": error is None, "issues": issues}
+def _add_explain(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="a YAML or JSON declarations file")
+    parser.add_argument("--server", metavar="NAME", help="explain only this server")
+    parser.add_argument(
+        "--os", choices=OS_FAMILIES, help="evaluate as if on this OS family (default: the host's)"
+    )
+    parser.add_argument(
+        "--host", metavar="SNAPSHOT", help="evaluate on the machine a host snapshot file describes"
+    )
+    parser.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
+    parser.add_argument("--json", action="store_true", help="print machine-readable results")
+    parser.add_argument(
+        "--live",
+        action="store_true",
+        help="add the runtime status: the process check and the endpoint (never the token)",
+    )
+    parser.add_argument(
+        "--probe",
+        action="store_true",
+        help="with --live, send MCP initialize to the endpoint (3 seconds at most)",
+    )
 
 
 def _availability_json(server: str, path: str, result: Availability) -> dict[str, Any]:
@@ -125,31 +216,33 @@ def _availability_json(server: str, path: str, result: Availability) -> dict[str
     }
 
 
-def _print_explanation(server: str, path: str, result: Availability, out: TextIO) -> None:
-    offered = "offered" if result.offerable else "not offered"
-    say(out, f"{path}: {server}")
-    say(out, f"  state:    {result.state.value} ({offered})")
-    say(out, f"  sentence: {result.sentence()}")
+def _print_explanation(server: str, path: str, result: Availability, out: Output) -> None:
+    from hermes_decl.trace_text import trace_lines
+
+    offered = out.style("offered", "good") if result.offerable else out.style("not offered", "bad")
+    out.line(f"{out.style(path, 'place')}: {out.style(server, 'loc')}")
+    out.line(f"  state:    {result.state.value} ({offered})")
+    out.line(f"  sentence: {result.sentence()}")
     if result.os_family is not None:
-        say(out, f"  os:       {result.os_family}{_os_version_text(result)}")
-    elif result.state is AvailabilityState.UNSUPPORTED_OS:
-        say(out, "  os:       none of win32, darwin and linux")
+        out.line(f"  os:       {result.os_family}{_os_version_text(result)}")
+    elif result.state.value == "unsupported_os":
+        out.line("  os:       none of win32, darwin and linux")
     if result.gpu is not None:
-        say(out, f"  gpu:      {result.gpu.value}")
+        out.line(f"  gpu:      {result.gpu.value}")
     if result.arch is not None and result.machine is not None:
         needs = " or ".join(result.arch)
-        say(out, f"  machine:  {result.machine} (needs {needs})")
+        out.line(f"  machine:  {result.machine} (needs {needs})")
     if result.version is not None or result.state.value == "version_too_old":
         minimum = f" (minimum {result.min_version})" if result.min_version else ""
-        say(out, f"  version:  {result.version or 'unreadable'}{minimum}")
+        out.line(f"  version:  {result.version or 'unreadable'}{minimum}")
     if result.path is not None:
-        say(out, f"  path:     {result.path}")
+        out.line(f"  path:     {result.path}")
     if result.overrides_file is not None:
-        say(out, f"  overrides: {result.overrides_file} (tried first)")
+        out.line(f"  overrides: {result.overrides_file} (tried first)")
     if result.trace:
-        say(out, "  looked at:")
+        out.line("  looked at:")
     for line in trace_lines(result.trace):
-        say(out, f"    {line}")
+        out.line(f"    {line}")
 
 
 def _os_version_text(result: Availability) -> str:
@@ -165,6 +258,12 @@ def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOve
     explain prints an invalid file's problems itself, so the library's one-time warning about it
     is not also printed on stderr.
     """
+    import logging
+
+    from hermes_decl.resolver.live_host import default_host
+    from hermes_decl.resolver.overrides import logger as overrides_logger
+    from hermes_decl.resolver.overrides import user_overrides
+
     if not overrides_logger.handlers:
         overrides_logger.addHandler(logging.NullHandler())
     live = host if host is not None else default_host()
@@ -172,145 +271,235 @@ def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOve
     return user_overrides(live, family) if family is not None else None
 
 
-def _explain(args: argparse.Namespace, out: TextIO) -> int:
-    declarations, error = _load(args.file, args.at)
-    if error is not None:
+def _overrides_json(overrides: UserOverrides | None) -> dict[str, Any] | None:
+    if overrides is None:
+        return None
+    error = overrides.error
+    issues = [_issue_json(issue, error.where) for issue in error.issues] if error else []
+    return {"file": overrides.path, "valid": error is None, "issues": issues}
+
+
+def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
+    from hermes_decl.errors import DeclarationError
+    from hermes_decl.resolver.availability import availability
+    from hermes_decl.snapshot import load_snapshot_file
+
+    loaded: list[tuple[str, dict[str, Declaration]]] = []
+    failures: list[DeclarationError] = []
+    for path in args.files:
+        declarations, error = _load(path, args.at)
+        if error is not None:
+            failures.append(error)
+        loaded.append((path, declarations))
+    if failures:
         if args.json:
-            issues = [_issue_json(issue, args.file) for issue in error.issues]
-            json.dump({"valid": False, "issues": issues}, out, indent=2)
-            print(file=out)
-        else:
-            say_problems(sys.stderr, error)
-        return EXIT_PROBLEMS
-    if args.server is not None and args.server not in declarations:
-        known = ", ".join(sorted(declarations)) or "none"
-        say(sys.stderr, f"{args.file}: no server {args.server!r} (servers: {known})")
+            issues = [_issue_json(i, error.where) for error in failures for i in error.issues]
+            out.data({"valid": False, "issues": issues})
+        for error in failures if not args.json else ():
+            err.error(error)
+        return max(_failure_status(error) for error in failures)
+    if args.server is not None and not any(args.server in found for _, found in loaded):
+        known = ", ".join(sorted({name for _, found in loaded for name in found})) or "none"
+        err.line(f"{' '.join(args.files)}: no server {args.server!r} (servers: {known})")
         return EXIT_USAGE
     if args.probe and args.host is not None:
-        say(sys.stderr, "--probe contacts this machine; it cannot be used with --host")
+        err.line("--probe contacts this machine; it cannot be used with --host")
         return EXIT_USAGE
     if (args.live or args.probe) and args.os is not None:
-        say(sys.stderr, "--live evaluates this machine as it is; it cannot be used with --os")
+        err.line("--live evaluates this machine as it is; it cannot be used with --os")
         return EXIT_USAGE
     try:
-        host = _host(args)
+        host = load_snapshot_file(args.host) if args.host is not None else None
     except DeclarationError as snapshot_error:
-        say_problems(sys.stderr, snapshot_error)
-        return EXIT_PROBLEMS
-    os_family: OsFamily | None = args.os
-    overrides = _explain_overrides(host, os_family)
-    results = [
-        (name, availability(decl, host=host, os_family=os_family))
-        for name, decl in sorted(declarations.items())
+        err.error(snapshot_error)
+        return _failure_status(snapshot_error)
+    overrides = _explain_overrides(host, args.os)
+    chosen = [
+        (path, name, decl)
+        for path, found in loaded
+        for name, decl in sorted(found.items())
         if args.server in (None, name)
     ]
-    live = {}
+    results = [
+        (path, name, availability(decl, host=host, os_family=args.os))
+        for path, name, decl in chosen
+    ]
+    live: list[Status | None] = [None] * len(chosen)
     if args.live or args.probe:
         from hermes_decl.cli_live import live_json, live_status, print_live
 
-        live = {name: live_status(declarations[name], host, args.probe) for name, _ in results}
+        live = [live_status(decl, host, args.probe) for _, _, decl in chosen]
     if args.json:
-        payload = [_availability_json(name, args.file, result) for name, result in results]
-        for entry in payload:
+        payload = [_availability_json(name, path, result) for path, name, result in results]
+        for entry, status in zip(payload, live, strict=True):
             entry["overrides"] = _overrides_json(overrides)
-            if live:
-                entry["live"] = live_json(live[entry["server"]])
-        json.dump(payload, out, indent=2)
-        print(file=out)
+            if status is not None:
+                entry["live"] = live_json(status)
+        out.data(payload)
     else:
         if overrides is not None and overrides.error is not None:
-            say(out, f"{overrides.path}: ignored, the overrides file is invalid:")
-            say_problems(out, overrides.error)
-            say(out)
-        for index, (name, result) in enumerate(results):
+            out.line(f"{overrides.path}: ignored, the overrides file is invalid:")
+            out.error(overrides.error)
+            out.line()
+        for index, ((path, name, result), status) in enumerate(zip(results, live, strict=True)):
             if index:
-                say(out)
-            _print_explanation(name, args.file, result, out)
-            if live:
-                print_live(live[name], out)
-    return EXIT_OK
+                out.line()
+            _print_explanation(name, path, result, out)
+            if status is not None:
+                print_live(status, out.stream)
+    return EXIT_OK if all(result.offerable for _, _, result in results) else EXIT_PROBLEMS
 
 
-def _schema(args: argparse.Namespace, out: TextIO) -> int:
-    from hermes_decl.schema import schema_text
-
-    draft_07 = args.draft in ("07", "draft-07")
-    out.write(schema_text("draft-07" if draft_07 else "2020-12", single=args.single))
-    return EXIT_OK
+# --- schema ------------------------------------------------------------------------------------
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="hermes-decl",
-        description="Check, explain and describe hermes_decl application declarations.",
-        epilog="Run 'hermes-decl COMMAND --help' for a command's options.",
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    commands.required = True
-
-    check = commands.add_parser(
-        "check",
-        help="validate declaration files and print every problem with file:line:column",
-        description="Validate declaration files; exit 1 if any has a problem.",
-    )
-    check.add_argument("files", nargs="+", metavar="FILE", help="a YAML or JSON declarations file")
-    check.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
-    check.add_argument("--json", action="store_true", help="print a machine-readable report")
-    check.set_defaults(run=_check)
-
-    explain = commands.add_parser(
-        "explain",
-        help="evaluate each server on this machine (or a host snapshot) and say why",
-        description="Evaluate declarations: the state, the sentence and every place looked at.",
-    )
-    explain.add_argument("file", metavar="FILE", help="a YAML or JSON declarations file")
-    explain.add_argument("--server", metavar="NAME", help="explain only this server")
-    explain.add_argument(
-        "--os", choices=OS_FAMILIES, help="evaluate as if on this OS family (default: the host's)"
-    )
-    explain.add_argument(
-        "--host", metavar="SNAPSHOT", help="evaluate on the machine a host snapshot file describes"
-    )
-    explain.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
-    explain.add_argument("--json", action="store_true", help="print machine-readable results")
-    explain.add_argument(
-        "--live",
-        action="store_true",
-        help="add the runtime status: the process check and the endpoint (never the token)",
-    )
-    explain.add_argument(
-        "--probe",
-        action="store_true",
-        help="with --live, send MCP initialize to the endpoint (3 seconds at most)",
-    )
-    explain.set_defaults(run=_explain)
-
-    schema = commands.add_parser(
-        "schema",
-        help="print the JSON Schema of declarations files",
-        description="Print the JSON Schema, for editors and validators.",
-    )
-    schema.add_argument(
+def _add_schema(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--draft",
         choices=("2020-12", "07", "draft-07"),
         default="2020-12",
         help="the JSON Schema dialect (default 2020-12; 07 for draft-07 editors)",
     )
-    schema.add_argument(
+    parser.add_argument(
         "--single", action="store_true", help="the schema of one {app, requires} declaration"
     )
-    schema.set_defaults(run=_schema)
+    parser.add_argument(
+        "--path",
+        action="store_true",
+        help="print where the installed schema file is, for an editor setting, not its text",
+    )
 
-    add_override_command(commands)
+
+def _schema(args: argparse.Namespace, out: Output, err: Output) -> int:
+    from hermes_decl.schema_files import schema_path
+
+    path = schema_path(
+        "draft-07" if args.draft in ("07", "draft-07") else "2020-12", single=args.single
+    )
+    if args.path:
+        out.line(str(path))
+    else:
+        out.stream.write(path.read_text(encoding="utf-8"))
+    return EXIT_OK
+
+
+# --- override ----------------------------------------------------------------------------------
+
+OVERRIDES_ENV = "HERMES_DECL_OVERRIDES"
+"""``hermes_decl.resolver.overrides.OVERRIDES_ENV``, named in help without importing it."""
+
+
+def _add_override(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("server", metavar="SERVER", help="the configured server name")
+    parser.add_argument(
+        "path", metavar="PATH", help="where the application is (may use ~, $VAR, *)"
+    )
+    parser.add_argument(
+        "--os", choices=OS_FAMILIES, help="the OS family the place is for (default: this one)"
+    )
+
+
+def _override(args: argparse.Namespace, out: Output, err: Output) -> int:
+    from hermes_decl.cli_override import run_override
+
+    return run_override(args, out.stream)
+
+
+# --- the command line --------------------------------------------------------------------------
+
+Run = Callable[[argparse.Namespace, Output, Output], int]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name, one-line help, longer description, arguments and runner."""
+
+    name: str
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Run
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "check",
+        "validate declaration files and print every problem with file:line:column",
+        "Validate declaration files and print every problem with file:line:column.",
+        _add_check,
+        _check,
+    ),
+    Command(
+        "explain",
+        "evaluate each server on this machine (or a host snapshot) and say why",
+        "Evaluate declarations: the state, the sentence and every place looked at.",
+        _add_explain,
+        _explain,
+    ),
+    Command(
+        "schema",
+        "print the JSON Schema of declarations files (or where it is installed)",
+        "Print the JSON Schema, for editors and validators.",
+        _add_schema,
+        _schema,
+    ),
+    Command(
+        "override",
+        "add a place where a server's application is, to the user's overrides file",
+        "Add PATH first among SERVER's extra places for one OS, in the user's overrides file "
+        f"(or the file {OVERRIDES_ENV} names). Overrides are tried before the declaration's "
+        "own locations; PATH follows the rules of a declaration's location.",
+        _add_override,
+        _override,
+    ),
+)
+"""Every subcommand, in the order ``--help`` lists them; a new command is one more entry."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors say what to type instead, and exit with 2."""
+
+    def error(self, message: str) -> Any:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nTry '{self.prog} --help'.\n")
+
+
+def _parser(commands: Iterable[Command] = COMMANDS) -> argparse.ArgumentParser:
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the output: auto (on a terminal, unless NO_COLOR is set), always or never",
+    )
+    parser = _Parser(
+        prog="hermes-decl",
+        description="Check, explain and describe hermes_decl application declarations.",
+        epilog=f"Run 'hermes-decl COMMAND --help' for a command's options. {EXIT_STATUS_HELP}",
+    )
+    parser.add_argument("--version", action="version", version=f"hermes-decl {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subparsers.required = True
+    for command in commands:
+        sub = subparsers.add_parser(
+            command.name,
+            help=command.help,
+            description=command.description,
+            epilog=EXIT_STATUS_HELP,
+            parents=[common],
+        )
+        command.add_arguments(sub)
+        sub.set_defaults(run=command.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
-    forgiving(sys.stderr)
+    out = Output(sys.stdout, color=use_color(sys.stdout, args.color))
+    err = Output(sys.stderr, color=use_color(sys.stderr, args.color))
     try:
-        status: int = args.run(args, forgiving(sys.stdout))
+        status: int = args.run(args, out, err)
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as command-line tools do.
         sys.stderr.close()

@@ -16,11 +16,11 @@ import os
 import stat
 import sys
 import tempfile
-from typing import Any, TextIO
+from typing import TextIO
 
 from hermes_decl._output import say, say_problems
 from hermes_decl.errors import DeclarationError, Issue
-from hermes_decl.models import OS_FAMILIES, OsFamily
+from hermes_decl.models import OsFamily
 from hermes_decl.overrides import check_override, parse_overrides, with_override
 from hermes_decl.resolver.live_host import LiveHost
 from hermes_decl.resolver.overrides import MAX_OVERRIDES_BYTES, OVERRIDES_ENV, overrides_path
@@ -28,27 +28,6 @@ from hermes_decl.resolver.overrides import MAX_OVERRIDES_BYTES, OVERRIDES_ENV, o
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 _NOT_UTF8 = "must be UTF-8 text to be edited (save it as UTF-8, then try again)"
-
-
-def add_override_command(commands: Any) -> None:
-    """Register ``override`` on the CLI's subcommands (an ``argparse`` subparsers object)."""
-    override = commands.add_parser(
-        "override",
-        help="add a place where a server's application is, to the user's overrides file",
-        description=(
-            "Add PATH first among SERVER's extra places for one OS, in the user's overrides "
-            f"file (or the file {OVERRIDES_ENV} names). Overrides are tried before the "
-            "declaration's own locations; PATH follows the rules of a declaration's location."
-        ),
-    )
-    override.add_argument("server", metavar="SERVER", help="the configured server name")
-    override.add_argument(
-        "path", metavar="PATH", help="where the application is (may use ~, $VAR, *)"
-    )
-    override.add_argument(
-        "--os", choices=OS_FAMILIES, help="the OS family the place is for (default: this one)"
-    )
-    override.set_defaults(run=run_override)
 
 
 def run_override(args: argparse.Namespace, out: TextIO) -> int:

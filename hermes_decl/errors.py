@@ -92,6 +92,23 @@ _TYPE_RULES: dict[str, tuple[str, str]] = {
 _QUOTES_FOUND = {"wrong_type", "invalid_choice", "invalid"}
 
 
+_BOOLEAN_WORDS = {
+    **dict.fromkeys(("y", "yes", "on", "true"), "true"),
+    **dict.fromkeys(("n", "no", "off", "false"), "false"),
+}
+"""Text that YAML 1.1 read as a boolean, and the YAML 1.2 boolean it meant."""
+
+
+def _boolean_fix(found: object) -> str | None:
+    """The fix for a boolean written as text (``yes``, ``"true"``…): write true or false."""
+    if not isinstance(found, str):
+        return None
+    meant = _BOOLEAN_WORDS.get(found.strip().lower())
+    if meant is None:
+        return None
+    return f"; write {meant} without quotes" if found == meant else f"; write {meant}"
+
+
 def _hint_key_of(value: object) -> str | None:
     """The union tag Pydantic used for an install hint: the package manager key it names."""
     if isinstance(value, Mapping):
@@ -231,7 +248,9 @@ def issues_from(error: ValidationError, data: object) -> tuple[Issue, ...]:
         if line["type"] in BUILTIN_ERROR_TYPES:
             code, message = _TYPE_RULES.get(line["type"], ("invalid", "is not valid"))
             if code in _QUOTES_FOUND:
-                message = f"{message} (got {show(line['input'])})"
+                found = line["input"]
+                fix = _boolean_fix(found) if line["type"] == "bool_type" else None
+                message = f"{message} (got {show(found)}{fix or ''})"
         else:
             # Our own codes (PydanticCustomError) carry finished messages.
             code, message = line["type"], line["msg"]

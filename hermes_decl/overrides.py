@@ -21,7 +21,7 @@ import yaml
 from pydantic import ValidationError
 
 from hermes_decl.errors import DeclarationError, Issue, issues_from
-from hermes_decl.loader import read_document
+from hermes_decl.loader import core_schema, read_document
 from hermes_decl.models import OsFamily
 from hermes_decl.models.overrides import ServerOverrides, overrides_from
 
@@ -103,10 +103,9 @@ def _plain(text: str | None) -> dict[str, object]:
 
 
 def _dump(data: Mapping[str, object]) -> str:
-    dumped: str = yaml.safe_dump(
+    return core_schema.safe_dump(
         dict(data), default_flow_style=False, sort_keys=False, allow_unicode=True, width=1000
     )
-    return dumped
 
 
 def _edit_lines(text: str, server: str, block: str, present: bool) -> str | None:
@@ -138,7 +137,7 @@ def _entry_start(lines: list[str], server: str) -> int | None:
         if line[:1] in ("", " ", "\t", "#", "-", "{", "[") or ":" not in line:
             continue
         try:
-            loaded = yaml.safe_load(line)
+            loaded = core_schema.safe_load(line)
         except yaml.YAMLError:
             continue
         if isinstance(loaded, dict) and list(loaded) == [server]:

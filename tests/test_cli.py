@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import hermes_decl
+from hermes_decl import cli
+from hermes_decl.models import OS_FAMILIES
+from hermes_decl.schema_files import schema_path
 
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -84,21 +91,23 @@ def test_check_at_selects_a_nested_mapping(tmp_path: Path) -> None:
         "  servers:\n"
         "    srv:\n"
         "      app: { linux: { presence: executable, location: /opt/x } }\n"
-        "      requires: { app: yes, gpu: amd }\n",
+        "      requires: { app: true, gpu: amd }\n",
         encoding="utf-8",
     )
     result = run("check", "--at", "hermes.servers", str(manifest))
     assert result.returncode == 1
     assert (
         result.stdout
-        == f"{manifest}:6:34: hermes.servers.srv.requires.gpu: must be 'nvidia' (got 'amd')\n"
+        == f"{manifest}:6:35: hermes.servers.srv.requires.gpu: must be 'nvidia' (got 'amd')\n"
     )
 
 
-def test_check_a_missing_file() -> None:
-    result = run("check", "no/such/file.yaml")
-    assert result.returncode == 1
-    assert "no/such/file.yaml" in result.stdout
+def test_check_a_missing_file_is_unreadable_input() -> None:
+    result = run("check", "no/such/file.yaml", "examples/broken.yaml")
+    assert result.returncode == 2
+    assert result.stdout.startswith(
+        "no/such/file.yaml: cannot be read (No such file or directory)\n"
+    )
 
 
 def test_explain_json_on_a_snapshot() -> None:
@@ -109,7 +118,7 @@ def test_explain_json_on_a_snapshot() -> None:
         "examples/hosts/windows-old-studio.yaml",
         "--json",
     )
-    assert result.returncode == 0
+    assert result.returncode == 1  # not offered
     [verdict] = json.loads(result.stdout)
     assert verdict["state"] == "version_too_old"
     assert verdict["offerable"] is False
@@ -121,16 +130,16 @@ def test_explain_forced_os_and_server() -> None:
     result = run(
         "explain", "examples/gpu-renderer.yaml", "--os", "darwin", "--server", "raytrace-mcp"
     )
-    assert result.returncode == 0
+    assert result.returncode == 1
     assert "state:    unsupported_os (not offered)" in result.stdout
     assert "Raytrace is not available on macOS." in result.stdout
 
 
 def test_explain_on_this_machine_gives_a_state() -> None:
     result = run("explain", "examples/vendor-studio.yaml", "--json")
-    assert result.returncode == 0
     [verdict] = json.loads(result.stdout)
     assert verdict["state"] in {"available", "missing_app", "version_too_old", "unsupported_os"}
+    assert result.returncode == (0 if verdict["offerable"] else 1)
 
 
 @pytest.mark.parametrize(
@@ -231,3 +240,135 @@ def test_explain_json_reports_a_broken_file_as_json() -> None:
         "kind_wrong_os",
         "unknown_key",
     ]
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert (result.returncode, result.stdout) == (0, f"hermes-decl {hermes_decl.__version__}\n")
+
+
+def test_help_documents_the_exit_statuses() -> None:
+    for args in ((), ("check",), ("explain",)):
+        result = run(*args, "--help")
+        text = " ".join(result.stdout.split())
+        assert "exit status: 0 when every file is valid" in text
+        assert "2 for a usage error or input that cannot be read, such as a missing file" in text
+
+
+def test_explain_takes_several_files_and_exits_1_when_one_server_is_not_offered() -> None:
+    host = "examples/hosts/linux-nvidia-workstation.yaml"
+    result = run(
+        "explain", "examples/linux-tool.yaml", "examples/vendor-studio.yaml", "--host", host
+    )
+    assert result.stdout.startswith("examples/linux-tool.yaml: inkwell-mcp\n")
+    assert "\n\nexamples/vendor-studio.yaml: vendor-studio\n  state:    missing_app" in (
+        result.stdout
+    )
+    only_offered = run("explain", "examples/linux-tool.yaml", "--host", host)
+    assert (result.returncode, only_offered.returncode) == (1, 0)
+
+
+def test_explain_reports_every_broken_file() -> None:
+    result = run("explain", "examples/broken.yaml", "examples/broken.yaml", "--json")
+    assert result.returncode == 1
+    assert len(json.loads(result.stdout)["issues"]) == 8
+
+
+def test_os_choices_are_the_models_os_families() -> None:
+    assert cli.OS_FAMILIES == OS_FAMILIES
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "colored"),
+    [
+        (("--color", "always"), {}, True),
+        (("--color", "never"), {}, False),
+        ((), {}, False),  # auto, and the output is a pipe
+        (("--color", "auto"), {"NO_COLOR": "1"}, False),
+        (("--color", "always"), {"NO_COLOR": "1"}, True),
+    ],
+    ids=["always", "never", "auto-piped", "auto-no-color", "always-beats-no-color"],
+)
+def test_colour(args: tuple[str, ...], env: dict[str, str], colored: bool) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "hermes_decl", "check", *args, "examples/broken.yaml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "NO_COLOR": "", **env},
+    )
+    assert ("\x1b[" in result.stdout) is colored
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout)
+    assert plain == run("check", "examples/broken.yaml").stdout
+
+
+def test_colour_marks_place_key_and_hint() -> None:
+    result = run("check", "--color", "always", "examples/broken.yaml")
+    last = result.stdout.splitlines()[-1]
+    assert last == (
+        "\x1b[1mexamples/broken.yaml:12:5\x1b[0m: "
+        '\x1b[36m["broken-server"].requires.min_versoin\x1b[0m: '
+        "unknown key (\x1b[32mdid you mean 'min_version'?\x1b[0m)"
+    )
+
+
+def test_use_color_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert cli.use_color(Terminal(), "auto") is True
+    assert cli.use_color(io.StringIO(), "auto") is False
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert cli.use_color(Terminal(), "auto") is False
+
+
+IMPORTS = """
+import sys
+from hermes_decl.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+heavy = ("hermes_decl.resolver", "hermes_decl.schema", "hermes_decl.snapshot")
+heavy = sorted(name for name in sys.modules if name.startswith(heavy))
+print(",".join(heavy))
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "allowed"),
+    [
+        (("--help",), ""),
+        (("check", "--help"), ""),
+        (("check", "examples/vendor-studio.yaml"), ""),
+        (("schema",), "hermes_decl.schema_files"),
+    ],
+    ids=["help", "check-help", "check", "schema"],
+)
+def test_check_and_help_do_not_import_the_resolver(args: tuple[str, ...], allowed: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", IMPORTS, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.stdout.splitlines()[-1] == allowed
+
+
+def test_schema_path_prints_the_installed_file() -> None:
+    result = run("schema", "--path", "--draft", "07")
+    assert result.returncode == 0
+    assert Path(result.stdout.strip()) == schema_path("draft-07")
+
+
+def test_a_folder_is_unreadable_input(tmp_path: Path) -> None:
+    result = run("check", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stdout.startswith(f"{tmp_path}: ")

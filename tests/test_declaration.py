@@ -246,7 +246,7 @@ CANONICAL = [
     (
         None,
         {"app": "true"},
-        "plugin.yaml: requires.app: must be true or false (got 'true')",
+        "plugin.yaml: requires.app: must be true or false (got 'true'; write true without quotes)",
     ),
     (
         None,

@@ -24,6 +24,7 @@ from hermes_decl.loader import (
     MAX_BYTES,
     MAX_DEPTH,
     Document,
+    core_schema,
     declarations_from,
     load_declarations,
     load_declarations_file,
@@ -31,6 +32,8 @@ from hermes_decl.loader import (
     read_document,
     read_document_file,
 )
+from hermes_decl.loader.core_schema import CoreSafeLoader
+from hermes_decl.loader.yaml_reader import _read_yaml
 from tests.hang_guard import within
 
 Found = tuple[str, str, int | None, int | None]
@@ -307,8 +310,27 @@ def test_bytes_input_and_byte_order_marks() -> None:
                 linux:
                   location: /x
             """,
-            [("srv.app.linux.presence", "missing_key", 4, 7)],
-            id="missing-key-at-its-mapping",
+            [("srv.app.linux.presence", "missing_key", 3, 5)],
+            id="missing-key-at-the-key-of-its-mapping",
+        ),
+        pytest.param(
+            """            srv:
+              app:
+                linux:
+                  presence: executable
+                  location:
+                    - { name: v }
+            """,
+            [("srv.app.linux.location[0].kind", "missing_key", 6, 11)],
+            id="missing-key-of-a-list-item-at-the-item",
+        ),
+        pytest.param(
+            """            srv:
+              requires:
+                min_version: "2"
+            """,
+            [("srv.requires.min_version", "min_version_needs_app", 3, 18)],
+            id="min-version-needs-app-at-the-minimum",
         ),
         pytest.param(
             """\
@@ -555,7 +577,7 @@ def test_duplicate_keys_at_any_depth_are_reported_at_the_second_key() -> None:
     )
     assert problems(text) == [("srv.app.linux.presence", "duplicate_key", 6, 7)]
     assert error_text(text, where="f.yaml") == (
-        "f.yaml:6:7: srv.app.linux.presence: duplicate key: a key may appear once in a mapping "
+        "f.yaml:6:7: srv.app.linux.presence: duplicate key: keys must be unique in a mapping "
         "(first at line 4, column 7)"
     )
 
@@ -609,7 +631,10 @@ def test_custom_tags_are_refused_clearly() -> None:
 
 
 def test_values_yaml_cannot_build_are_reported_not_raised() -> None:
-    text = "srv:\n  requires:\n    min_version: 2001-13-01\n    gpu: 0x_\n    app: <<\n"
+    text = (
+        "srv:\n  requires:\n    min_version: !!timestamp 2001-13-01\n"
+        "    gpu: !!int 0x_\n    app: <<\n"
+    )
     assert problems(text) == [
         ("srv.requires.min_version", "bad_value", 3, 18),
         ("srv.requires.gpu", "bad_value", 4, 10),
@@ -868,7 +893,7 @@ def test_errors_in_files_name_the_file(tmp_path: Path) -> None:
     with pytest.raises(DeclarationError) as caught:
         load_declarations_file(path)
     assert str(caught.value) == (
-        f"{path}:3:3: srv.requires: duplicate key: a key may appear once in a mapping "
+        f"{path}:3:3: srv.requires: duplicate key: keys must be unique in a mapping "
         "(first at line 2, column 3)"
     )
     with pytest.raises(DeclarationError) as caught:
@@ -976,7 +1001,7 @@ def test_the_command_line_refuses_a_fifo_without_waiting(tmp_path: Path) -> None
         timeout=60,
         check=False,
     )
-    assert (result.returncode, result.stderr) == (1, "")
+    assert (result.returncode, result.stderr) == (2, "")  # input that cannot be read
     assert result.stdout == f"{fifo}: must be a regular file (got a FIFO)\n"
 
 
@@ -1041,7 +1066,76 @@ def test_data_matches_safe_load_for_yaml_features() -> None:
         "=": eq
         """
     )
-    assert repr(read_document(text).data) == repr(yaml.safe_load(text))
+    data = read_document(text).data
+    assert repr(data) == repr(CoreSafeLoader(text).get_single_data())
+    assert isinstance(data, dict)
+    assert data["d"] == "2001-12-14"  # the core schema has no dates
+    assert repr(data["e"]) == "[nan, inf, 15, 31, '1_000', '190:20:30']"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a: yes", "yes"),
+        ("a: No", "No"),
+        ("a: on", "on"),
+        ("a: off", "off"),
+        ("a: y", "y"),
+        ("a: n", "n"),
+        ("a: true", True),
+        ("a: FALSE", False),
+        ("a: 0o17", 15),
+        ("a: 0x1F", 31),
+        ("a: 010", 10),
+        ("a: 017", 17),
+        ("a: -3", -3),
+        ("a: 1_000", "1_000"),
+        ("a: 2.5e3", 2500.0),
+        ("a: 2024-01-01", "2024-01-01"),
+        ("a: 12:30", "12:30"),
+        ("a: ~", None),
+        ("a: Null", None),
+        ("a:", None),
+        ("a: .inf", math.inf),
+        ("a: !!bool true", True),
+        ("a: !!int 0o10", 8),
+    ],
+    ids=lambda value: repr(value),
+)
+def test_plain_scalars_resolve_by_the_yaml_1_2_core_schema(text: str, expected: object) -> None:
+    for fast in (True, False):
+        document = _read_yaml(text, "<string>", fast=fast)
+        assert document.data == {"a": expected}, fast
+        assert isinstance(document.data, dict)
+        assert type(document.data["a"]) is type(expected)
+
+
+def test_yaml_1_1_booleans_are_text_the_messages_name_the_fix() -> None:
+    text = "no:\n  requires:\n    app: yes\n    gpu: nvidia\n"
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_text(text)
+    [issue] = caught.value.issues
+    assert (issue.loc, issue.code, issue.line, issue.column) == (
+        "no.requires.app",
+        "wrong_type",
+        3,
+        10,
+    )
+    assert issue.message == "must be true or false (got 'yes'; write true)"
+    assert list(load_declarations_text("no: {requires: {gpu: nvidia}}\n")) == ["no"]
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [("off", "false"), ("'True'", "true"), ("N", "false"), ("maybe", None)],
+)
+def test_a_boolean_written_as_text_is_named(text: str, written: str | None) -> None:
+    """YAML 1.1's booleans and quoted ones: the message says which boolean to write."""
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_text(f"srv:\n  requires:\n    app: {text}\n")
+    message = caught.value.issues[0].message
+    assert message.endswith(f"; write {written})" if written else ")")
+    assert ("write" in message) is (written is not None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1095,9 +1189,9 @@ def test_any_bytes_give_declarations_or_a_declaration_error(data: bytes) -> None
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(token_soup)
-def test_data_is_what_safe_load_gives(text: str) -> None:
+def test_data_is_what_a_core_schema_load_gives(text: str) -> None:
     try:
-        expected = yaml.safe_load(text)
+        expected = CoreSafeLoader(text).get_single_data()
     except Exception:
         return
     try:
@@ -1148,3 +1242,59 @@ def _first_json_token(text: str) -> str:
 @given(st.text(alphabet='{}[]",:0123456789.eE+-tnulraf \t\n\\/x', max_size=40))
 def test_json_looking_text_never_raises_anything_else(text: str) -> None:
     _must_be_declaration_error(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        (
+            "servers.json",
+            '{"srv": {"requires": {"gpu": "nvidia"},}}\n',
+            [("", "json_syntax", 1, 40)],
+        ),
+        (
+            "servers.json",
+            "srv:\n  requires: {gpu: nvidia}\n",
+            [("", "json_syntax", 1, 1)],
+        ),
+        ("servers.yaml", '{"srv": {"requires": {"gpu": "nvidia"},}}\n', []),
+        ("servers.yml", "srv: {requires: {gpu: nvidia}}\n", []),
+        ("servers.conf", '{"srv": {"requires": {"gpu": "nvidia"}}}\n', []),
+        ("servers.conf", "srv:\n  requires: {gpu: nvidia}\n", []),
+    ],
+    ids=[
+        "json-trailing-comma",
+        "json-name-yaml-text",
+        "yaml-name-flow-text",
+        "yml",
+        "other-name-json-content",
+        "other-name-yaml-content",
+    ],
+)
+def test_a_file_is_read_as_its_name_says(
+    tmp_path: Path, name: str, text: str, expected: list[tuple[str, str, int, int]]
+) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    if not expected:
+        assert list(load_declarations_file(path)) == ["srv"]
+        return
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_file(path)
+    assert [(i.loc, i.code, i.line, i.column) for i in caught.value.issues] == expected
+    assert caught.value.issues[0].message.startswith("is not valid JSON: ")
+
+
+def test_a_quoted_boolean_is_told_to_lose_its_quotes() -> None:
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_text("srv:\n  requires:\n    app: 'false'\n")
+    assert caught.value.issues[0].message == (
+        "must be true or false (got 'false'; write false without quotes)"
+    )
+
+
+def test_core_schema_dump_quotes_what_it_would_read_as_another_type() -> None:
+    data = {"08": "yes", "no": True, "0o7": "2024-01-01", "x": None}
+    text = core_schema.safe_dump(data, sort_keys=False)
+    assert text == "'08': yes\nno: true\n'0o7': 2024-01-01\nx: null\n"
+    assert core_schema.safe_load(text) == data

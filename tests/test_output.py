@@ -192,3 +192,20 @@ def test_override_echoes_what_it_added_escaped(tmp_path: Path, environment: dict
     assert result.stdout.decode("ascii") == (
         f"{target}: evil\\x1b]0;pwned\\x07: linux: added /opt/v\\x1b[2J/x, tried first\n"
     )
+
+
+def test_colour_never_lets_a_declared_sequence_through(tmp_path: Path) -> None:
+    files = _files(tmp_path)
+    command = ["explain", "--color", "always", files["declaration"], "--host", files["snapshot"]]
+    result = _run(command, LOCALES["utf-8"])
+    assert result.returncode == 0, result.stderr
+    text = result.stdout.decode("utf-8")
+    ours = {"\x1b[1m", "\x1b[36m", "\x1b[32m", "\x1b[0m"}
+    raw = {text[index : text.index("m", index) + 1] for index in _escape_starts(text)}
+    assert raw <= ours
+    assert "\x1b[36mevil\\ud800\\x1b]0;pwned\\x07\x1b[0m" in text
+    assert "\\x1b[2J" in text
+
+
+def _escape_starts(text: str) -> list[int]:
+    return [index for index, character in enumerate(text) if character == "\x1b"]

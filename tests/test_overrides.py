@@ -229,7 +229,7 @@ INVALID: list[tuple[str, str, list[str] | None]] = [
         "duplicate-server",
         "vs: {linux: /a}\nvs: {linux: /b}\n",
         [
-            "o.yaml:2:1: vs: duplicate key: a key may appear once in a mapping (first at line 1, "
+            "o.yaml:2:1: vs: duplicate key: keys must be unique in a mapping (first at line 1, "
             "column 1)"
         ],
     ),

@@ -3,6 +3,7 @@ declarations file it shows is valid."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +37,24 @@ def test_the_python_examples_run() -> None:
     namespace: dict[str, object] = {}
     for block in BLOCKS:
         exec(compile(block, "README.md", "exec"), namespace)
+
+
+def test_the_editor_settings_are_valid_json_naming_real_schema_files() -> None:
+    [settings] = re.findall(r"```json\n(.*?)```", README, flags=re.DOTALL)
+    schemas = json.loads(settings)["yaml.schemas"]
+    root = Path(__file__).parent.parent
+    names = {Path(path).name for path in schemas}
+    assert names == {"declarations.schema.json", "declaration.schema.json"}
+    assert (root / next(path for path in schemas if path.startswith("./"))).is_file()
+    for name in names:
+        assert (root / "hermes_decl" / "schemas" / name).is_file()
+
+
+def test_the_readme_states_how_yaml_is_read_and_the_exit_statuses() -> None:
+    text = " ".join(README.split())
+    assert "by the YAML 1.2 core schema: only `true` and `false` are booleans" in text
+    for status in ("| 0 |", "| 1 |", "| 2 |"):
+        assert status in README
 
 
 def test_the_declarations_file_shown_is_valid() -> None:

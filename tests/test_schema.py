@@ -10,6 +10,7 @@ keys) are skipped and counted.
 from __future__ import annotations
 
 import copy
+import fnmatch
 import json
 import math
 import re
@@ -33,6 +34,7 @@ from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES
 from hermes_decl.models.install import HINT_KEYS
 from hermes_decl.schema import (
+    ANNOTATIONS,
     DECLARATION_DEF,
     DIALECTS,
     META_SCHEMAS,
@@ -46,6 +48,7 @@ from hermes_decl.schema import (
     schema_text,
     stale_schemas,
 )
+from hermes_decl.schema_files import PACKAGE_DIRECTORY, schema_path
 from tests import test_declaration as declaration_tables
 from tests import test_rules_app_block as app_tables
 from tests import test_rules_kinds as kind_tables
@@ -54,7 +57,9 @@ from tests import test_rules_paths as path_tables
 from tests import test_rules_requires as requires_tables
 from tests.rules_helpers import NAME, PRESENCE, ROOTED, one_os, os_block
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA_DIR = ROOT / "schema"
+PACKAGE_SCHEMA_DIR = ROOT / "hermes_decl" / PACKAGE_DIRECTORY
 VALIDATOR_CLASSES = {"2020-12": Draft202012Validator, "draft-07": Draft7Validator}
 VALIDATORS = {
     (dialect, single): VALIDATOR_CLASSES[dialect](json_schema(dialect, single=single))
@@ -73,9 +78,15 @@ def _defs_key(dialect: Dialect) -> str:
 # --- the committed copies and the meta-schemas ------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    "directory", [SCHEMA_DIR, PACKAGE_SCHEMA_DIR], ids=["repository", "package"]
+)
 @pytest.mark.parametrize(("name", "dialect", "single"), SCHEMA_FILES)
-def test_committed_schema_is_current(name: str, dialect: Dialect, single: bool) -> None:
-    path = SCHEMA_DIR / name
+def test_committed_schema_is_current(
+    directory: Path, name: str, dialect: Dialect, single: bool
+) -> None:
+    """The models are the one truth: both committed copies are exactly what they generate."""
+    path = directory / name
     assert path.is_file(), f"{path} is missing; run {REGENERATE}"
     committed = path.read_bytes().decode("utf-8")
     assert committed == schema_text(dialect, single=single), (
@@ -83,6 +94,33 @@ def test_committed_schema_is_current(name: str, dialect: Dialect, single: bool) 
     )
     assert committed.endswith("}\n")
     assert json.loads(committed) == json_schema(dialect, single=single)
+
+
+@pytest.mark.parametrize(("name", "dialect", "single"), SCHEMA_FILES)
+def test_no_private_marker_is_left_in_a_schema(name: str, dialect: Dialect, single: bool) -> None:
+    assert "x-hermes" not in schema_text(dialect, single=single)
+
+
+@pytest.mark.parametrize(("name", "dialect", "single"), SCHEMA_FILES)
+def test_schema_path_is_the_file_shipped_in_the_package(
+    name: str, dialect: Dialect, single: bool
+) -> None:
+    path = schema_path(dialect, single=single)
+    assert path == PACKAGE_SCHEMA_DIR / name
+    assert path.read_text(encoding="utf-8") == schema_text(dialect, single=single)
+    with pytest.raises(ValueError, match="dialect must be one of"):
+        schema_path("draft-04")  # type: ignore[arg-type]
+
+
+def test_the_wheel_ships_the_schemas() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    package_data = re.search(
+        r"^\[tool\.setuptools\.package-data\]\nhermes_decl = (\[.*\])$", pyproject, re.M
+    )
+    assert package_data is not None
+    shipped = json.loads(package_data.group(1))
+    for name, _, _ in SCHEMA_FILES:
+        assert any(fnmatch.fnmatch(f"{PACKAGE_DIRECTORY}/{name}", pattern) for pattern in shipped)
 
 
 @pytest.mark.parametrize(("name", "dialect", "single"), SCHEMA_FILES)
@@ -100,7 +138,7 @@ def test_draft_07_uses_definitions_and_never_silences_keywords_with_ref() -> Non
         assert "$defs" not in text
         for node in _subschemas(json_schema("draft-07", single=single)):
             if "$ref" in node:
-                assert set(node) == {"$ref"}, node
+                assert set(node) - {"$ref"} <= ANNOTATIONS, node
                 assert node["$ref"].startswith("#/definitions/")
 
 
@@ -116,8 +154,9 @@ def test_module_entry_writes_and_checks(tmp_path: Path, capsys: pytest.CaptureFi
     assert stale_schemas(tmp_path) == [name for name, _, _ in SCHEMA_FILES]
     assert main(["--check", str(tmp_path)]) == 1
     assert REGENERATE in capsys.readouterr().out
-    assert main(["--write", str(tmp_path)]) == 0
-    assert main(["--check", str(tmp_path)]) == 0
+    other = tmp_path / "other"
+    assert main(["--write", str(tmp_path), "--write", str(other)]) == 0
+    assert main(["--check", str(tmp_path), "--check", str(other)]) == 0
     assert stale_schemas(tmp_path) == []
     capsys.readouterr()
     assert main(["--dialect", "draft-07", "--single"]) == 0
@@ -168,63 +207,101 @@ def _subschemas(node: Any, *, rules: bool = True) -> Iterator[dict[str, Any]]:
                 yield from _subschemas(branch, rules=rules)
 
 
-def _values_described(node: dict[str, Any], described: bool, missing: list[str]) -> None:
-    described = described or "description" in node
-    if ("const" in node or "enum" in node) and not described:
-        missing.append(json.dumps(node))
-    for key in ("anyOf", "oneOf"):
-        for branch in node.get(key, ()):
-            _values_described(branch, described, missing)
-    for branch in node.get("properties", {}).values():
-        _values_described(branch, False, missing)
+def _properties(definition: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    for node in _subschemas(definition, rules=False):
+        yield from node.get("properties", {}).items()
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-def test_every_property_and_every_accepted_value_is_described(dialect: Dialect) -> None:
+def test_every_key_and_every_accepted_value_is_described_in_text_and_markdown(
+    dialect: Dialect,
+) -> None:
     schema = json_schema(dialect)
     missing: list[str] = []
     for name, definition in schema[_defs_key(dialect)].items():
-        assert definition.get("description"), name
-        for node in _subschemas(definition, rules=False):
-            for key, value in node.get("properties", {}).items():
-                if "description" not in value:
-                    missing.append(f"{name}.{key}")
-        _values_described(definition, True, missing)
+        assert definition.get("description") or definition.get("$comment"), name
+        for key, value in _properties(definition):
+            if value is True:  # a variant admits ``kind``; its union describes it
+                continue
+            if not value.get("description") or not value.get("markdownDescription"):
+                missing.append(f"{name}.{key}")
+            if "enum" in value:
+                for described in ("enumDescriptions", "markdownEnumDescriptions"):
+                    if len(value.get(described, ())) != len(value["enum"]):
+                        missing.append(f"{name}.{key} {described}")
     assert not missing
+    for node in _subschemas(schema):
+        for text in (node.get("description"), *node.get("enumDescriptions", ())):
+            assert text is None or "`" not in text, text
+        assert "const" not in node or "enum" in node or "if" not in node
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-def test_every_object_is_closed(dialect: Dialect) -> None:
+def test_a_key_s_hover_text_is_its_own_description(dialect: Dialect) -> None:
+    """Editors show the first description that applies to a value, and a key's own comes last.
+
+    So a ``$ref`` slot carries only its annotations (editors merge it with its definition, its
+    own description winning), and no subschema applied to the same value (an ``allOf`` entry, a
+    ``then`` or ``else``, or the definition one references) has a description. Nor does any
+    optional key default to null, which an editor would insert on completion.
+    """
+    schema = json_schema(dialect)
+    definitions = schema[_defs_key(dialect)]
+    for node in _subschemas(schema):
+        branches = [*node.get("allOf", ()), *node.get("anyOf", ()), *node.get("oneOf", ())]
+        branches += [node[key] for key in ("then", "else") if key in node]
+        for branch in branches:
+            assert "description" not in branch, branch
+            if "$ref" in branch:
+                target = definitions[branch["$ref"].rsplit("/", 1)[1]]
+                assert "description" not in target, branch["$ref"]
+        for value in node.get("properties", {}).values():
+            if isinstance(value, dict) and "$ref" in value:
+                assert set(value) == {"$ref", "description", "markdownDescription"}, value
+            if isinstance(value, dict) and "default" in value:
+                assert value["default"] is not None, value
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_every_mapping_is_closed(dialect: Dialect) -> None:
     definitions = json_schema(dialect)[_defs_key(dialect)]
-    objects = [name for name, body in definitions.items() if body.get("type") == "object"]
-    assert len(objects) >= 15
+    objects = [name for name, body in definitions.items() if "properties" in body]
+    assert len(objects) >= 18
     for name in objects:
+        if name in {f"{os_family.capitalize()}Location" for os_family in OS_FAMILIES}:
+            # a kind union: each kind's variant closes the mapping
+            assert definitions[name]["required"] == ["kind"], name
+            continue
         assert definitions[name]["additionalProperties"] is False, name
 
 
-def test_kind_hints_lead_to_the_kind_s_own_keys() -> None:
+def test_each_kind_leads_to_the_kind_s_own_keys() -> None:
     definitions = json_schema()["$defs"]
     hinted: set[str] = set()
     hinted_keys: set[str] = set()
     for node in _subschemas({"$defs": definitions}):
-        if "if" in node and node["if"].get("type") == "object" and "then" in node:
-            target = definitions[node["then"]["$ref"].removeprefix("#/$defs/")]
-            if "kind" not in node["if"]["properties"]:
+        for rule in node.get("allOf", ()):
+            condition = rule.get("if", {})
+            then = rule.get("then", {})
+            if condition.get("type") != "object" or "$ref" not in then:
+                continue
+            target = definitions[then["$ref"].removeprefix("#/$defs/")]
+            kind_condition = condition.get("properties", {}).get("kind")
+            if kind_condition is None:
                 # an install hint is keyed by the package manager it names
-                (key,) = node["if"]["required"]
+                (key,) = condition["required"]
                 assert target["required"][0] == key
                 hinted_keys.add(key)
                 continue
-            kind = node["if"]["properties"]["kind"]["const"]
-            kind_schema = target["properties"]["kind"]
-            branches = [kind_schema, *kind_schema.get("anyOf", [])]
-            assert kind in [branch.get("const") for branch in branches]
+            kind = kind_condition.get("const") or kind_condition["enum"][0]
+            assert kind in node["properties"]["kind"]["enum"]
+            assert target["properties"]["kind"] is True
             hinted.add(kind)
     assert {variant.KIND for variant in KIND_LOCATIONS} <= hinted
     assert hinted_keys == set(HINT_KEYS)
     flatpak = definitions["FlatpakLocation"]
     assert list(flatpak["properties"]) == ["kind", "app_id"]
-    assert flatpak["required"] == ["kind", "app_id"]
+    assert flatpak["required"] == ["app_id"]
 
 
 def _with_defs(node: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
@@ -233,32 +310,38 @@ def _with_defs(node: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-def test_every_example_is_valid_where_it_is_given(dialect: Dialect) -> None:
+def test_every_example_and_snippet_is_valid_where_it_is_given(dialect: Dialect) -> None:
     schema = json_schema(dialect)
-    count = 0
-    for node in _subschemas(schema, rules=False):
+    examples = snippets = 0
+    for node in _subschemas(schema):
+        validator = VALIDATOR_CLASSES[dialect](_with_defs(node, dialect))
         for example in node.get("examples", ()):
-            validator = VALIDATOR_CLASSES[dialect](_with_defs(node, dialect))
             assert validator.is_valid(example), (example, node.get("description"))
-            count += 1
-    assert count >= 20
+            examples += 1
+        for snippet in node.get("defaultSnippets", ()):
+            assert validator.is_valid(snippet["body"]), snippet
+            assert snippet["label"] and snippet["description"], snippet
+            snippets += 1
+    assert examples >= 15
+    assert snippets >= 15
 
 
-def test_every_location_example_parses() -> None:
+def test_every_location_snippet_and_example_parses() -> None:
     definitions = json_schema()["$defs"]
     for os_family in OS_FAMILIES:
         prefix = os_family.capitalize()
         places: list[tuple[object, str]] = [
             (path, "executable") for path in definitions[f"{prefix}PathLocation"]["examples"]
         ]
-        for variant in KIND_LOCATIONS:
-            if os_family in variant.VALID_OS:
-                for example in definitions[variant.__name__]["examples"]:
-                    places.append((example, variant.PRESENCE))
-        runtime = definitions[f"{prefix}ServerJsonLiveness"]["examples"]
+        presence = {variant.KIND: variant.PRESENCE for variant in KIND_LOCATIONS}
+        for snippet in definitions[f"{prefix}Location"]["defaultSnippets"]:
+            places.append((snippet["body"], presence[snippet["label"]]))
+        assert len(places) >= 3
+        liveness = definitions[f"{prefix}AppDef"]["properties"]["liveness"]["defaultSnippets"]
+        runtime = [snippet["body"] for snippet in liveness]
         assert runtime
-        for place, presence in places:
-            block = {"presence": presence, "location": place, "liveness": runtime[0]}
+        for place, kind_presence in places:
+            block = {"presence": kind_presence, "location": place, "liveness": runtime[0]}
             parse_declaration(NAME, {os_family: block}, None, where="example")
 
 

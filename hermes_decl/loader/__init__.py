@@ -1,7 +1,9 @@
 """Reading declaration files: YAML or JSON text → data with positions → declarations (SPEC 10).
 
-The text is read with PyYAML's safe loader (or, for text that is JSON, with the ``json`` module's
-own scanners), keeping the 1-based line and column of every value and every mapping key, so that
+The text is read with PyYAML (its C parser when libyaml is present, the pure-Python one
+otherwise, with the same result) by the YAML 1.2 core schema, as editors read it; text that is
+JSON is read with the ``json`` module's own scanners. Reading keeps the 1-based line and column
+of every value and every mapping key, so that
 each ``DeclarationError`` issue points at the offending value or key in the file. Reading never
 raises anything but ``DeclarationError`` and never expands an alias or merge-key bomb: aliases and
 merge keys may repeat at most ``MAX_ALIAS_NODES`` node visits (the work, not the values produced),
@@ -12,7 +14,9 @@ device or a directory is refused (``not_a_regular_file``) and never waited on.
 Issue locations (``loc`` and ``path``) are data paths from the top of the document, so with an
 ``at`` selection they start with the selected keys (``tool.servers.my-server.app.linux``).
 Each issue's ``line``/``column`` is: for ``unknown_key``, the key; for ``missing_key``, the key
-when it is written with a null value, else the mapping that lacks it; for ``duplicate_key``, the
+when it is written with a null value, else the key naming the mapping that lacks it (where
+editors report it), else that mapping (a list item, or the top of the document); for
+``duplicate_key``, the
 second key; for ``bad_key``, the key; otherwise the offending value (a value given by an alias at
 the alias, anything inside it at the anchored text). A lone location read as a list of one has
 no index in its path, so it is placed at the location value. A path the document lacks is placed

@@ -14,10 +14,11 @@ from hermes_decl.loader.document import (
     SERVER_KEYS,
     STRING_WHERE,
     Document,
+    Position,
     _in_reading_order,
     _issue,
 )
-from hermes_decl.loader.reading import _read, _read_file
+from hermes_decl.loader.reading import _read, _read_file, syntax_of
 from hermes_decl.models import Declaration
 
 
@@ -57,6 +58,15 @@ def _select(
     return cursor
 
 
+def _missing_key_position(document: Document, path: DataPath) -> Position:
+    """Where a missing key is reported: at the key when it is written with a null value, else
+    at the key naming the mapping that lacks it (where editors report it), else at that mapping."""
+    written = document.key_position(path)
+    if written is not None:
+        return written
+    return document.key_position(path[:-1]) or document.position(path[:-1])
+
+
 def _placed(document: Document, server: DataPath, error: DeclarationError) -> Iterator[Issue]:
     """The parser's issues for one server, located in the document."""
     bad_keys = {issue.path for issue in document.issues if issue.code == "bad_key"}
@@ -65,6 +75,9 @@ def _placed(document: Document, server: DataPath, error: DeclarationError) -> It
             continue  # already reported while reading, at the key itself
         if issue.path[:1] == ("name",):
             path, at = server, document.position(server, key=True)
+        elif issue.code == "missing_key":
+            path = (*server, *issue.path)
+            at = _missing_key_position(document, path)
         else:
             path = (*server, *issue.path)
             at = document.position(path, key=issue.code in _AT_KEY_CODES)
@@ -135,9 +148,13 @@ def load_declarations_file(
     where: str | None = None,
     at: str | Sequence[str] | None = None,
 ) -> dict[str, Declaration]:
-    """Parse the declarations in a YAML or JSON file, labelled with ``where`` or the path."""
+    """Parse the declarations in a YAML or JSON file, labelled with ``where`` or the path.
+
+    A ``.json`` file is read as strict JSON, a ``.yaml`` or ``.yml`` file as YAML, and any other
+    name by its content.
+    """
     data, label = _read_file(path, where)
-    return declarations_from(_read(data, label), at=at)
+    return declarations_from(_read(data, label, syntax_of(path)), at=at)
 
 
 def load_declarations(

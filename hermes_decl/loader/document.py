@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Protocol
 
 import yaml
 
@@ -33,6 +34,7 @@ SERVER_KEYS = ("app", "requires")
 _TAG_PREFIX = "tag:yaml.org,2002:"
 _MAP = _TAG_PREFIX + "map"
 _SEQ = _TAG_PREFIX + "seq"
+_STR = _TAG_PREFIX + "str"
 _MERGE = _TAG_PREFIX + "merge"
 _VALUE = _TAG_PREFIX + "value"
 _STANDARD_TAGS = frozenset(tag for tag in yaml.SafeLoader.yaml_constructors if tag is not None)
@@ -138,7 +140,16 @@ def _issue(path: Sequence[str | int], code: str, message: str, at: Position | No
     return Issue(dotted(path), code, message, line, column, path=tuple(path))
 
 
-def _mark(mark: yaml.Mark) -> Position:
+class _Marked(Protocol):
+    """A PyYAML mark, from its pure-Python parser or from libyaml's."""
+
+    line: int
+    column: int
+
+
+def _mark(mark: _Marked | None) -> Position:
+    if mark is None:  # every event and node has one; the stubs do not promise it
+        return (1, 1)
     return (mark.line + 1, mark.column + 1)  # PyYAML counts no column for a byte order mark
 
 

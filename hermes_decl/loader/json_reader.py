@@ -93,7 +93,7 @@ class _JsonReader:
             if key in first:
                 line, column = first[key]
                 message = (
-                    "duplicate key: a key may appear once in a mapping "
+                    "duplicate key: keys must be unique in a mapping "
                     f"(first at line {line}, column {column})"
                 )
                 self.issues.append(_issue((*path, key), "duplicate_key", message, key_at))

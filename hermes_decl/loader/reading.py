@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import os
+from typing import Literal
 
 from hermes_decl._regular_file import NotRegularFile, open_regular
 from hermes_decl.declaration import DeclarationError, Issue
@@ -29,14 +30,36 @@ def _decode(data: bytes, where: str) -> str:
         raise DeclarationError(where, [_issue((), "bad_encoding", message, at)]) from None
 
 
-def _read(text: str | bytes, where: str) -> Document:
-    """Read one document from text: JSON when it parses as JSON, YAML otherwise."""
+Syntax = Literal["json", "yaml"]
+_SYNTAX_BY_SUFFIX: dict[str, Syntax] = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
+
+
+def syntax_of(path: str | os.PathLike[str]) -> Syntax | None:
+    """The syntax a file's name promises (``.json``, ``.yaml``, ``.yml``); None: read the text."""
+    return _SYNTAX_BY_SUFFIX.get(os.path.splitext(os.fspath(path))[1].lower())
+
+
+def _json_failure(text: str, where: str, failure: _JsonSyntax) -> DeclarationError:
+    message = f"is not valid JSON: {failure.message[:1].lower()}{failure.message[1:]}"
+    issue = _issue((), "json_syntax", message, _Lines(text).at(failure.offset))
+    return DeclarationError(where, [issue])
+
+
+def _read(text: str | bytes, where: str, syntax: Syntax | None = None) -> Document:
+    """Read one document: as ``syntax`` says, else JSON when it parses as JSON, else YAML."""
     if len(text) > MAX_BYTES:
         message = f"is too large to read (more than {MAX_BYTES} bytes)"
         raise DeclarationError(where, [_issue((), "too_large", message, None)])
     if isinstance(text, bytes):
         text = _decode(text, where)
+    if syntax == "yaml":
+        return _read_yaml(text, where)
     unmarked = text.removeprefix("\ufeff")  # PyYAML skips one byte order mark itself
+    if syntax == "json":
+        try:
+            return _read_json(unmarked, where)
+        except _JsonSyntax as failure:
+            raise _json_failure(unmarked, where, failure) from None
     start = JSON_SPACE.match(unmarked)
     if unmarked[start.end() if start else 0 :][:1] not in ("{", "["):
         return _read_yaml(text, where)
@@ -52,10 +75,7 @@ def _read(text: str | bytes, where: str) -> Document:
             yaml_at = (yaml_issue.line or 0, yaml_issue.column or 0)
             if yaml_issue.code != "yaml_syntax" or json_at < yaml_at:
                 raise
-            message = json_failure.message
-            message = f"is not valid JSON: {message[:1].lower()}{message[1:]}"
-            issue = _issue((), "json_syntax", message, json_at)
-            raise DeclarationError(where, [issue]) from None
+            raise _json_failure(unmarked, where, json_failure) from None
 
 
 def _read_file(path: str | os.PathLike[str], where: str | None) -> tuple[bytes, str]:
@@ -112,7 +132,11 @@ def read_document(text: str | bytes, *, where: str = STRING_WHERE, strict: bool 
 def read_document_file(
     path: str | os.PathLike[str], *, where: str | None = None, strict: bool = True
 ) -> Document:
-    """Read a YAML or JSON file into a ``Document``, labelled with ``where`` or the path."""
+    """Read a YAML or JSON file into a ``Document``, labelled with ``where`` or the path.
+
+    A ``.json`` file is read as strict JSON and a ``.yaml`` or ``.yml`` file as YAML; any other
+    name is judged by its content.
+    """
     data, label = _read_file(path, where)
-    document = _read(data, label)
+    document = _read(data, label, syntax_of(path))
     return _checked(document) if strict else document

@@ -1,9 +1,11 @@
-"""Reading YAML with PyYAML's safe loader, keeping positions and bounding aliases and depth."""
+"""Reading YAML with PyYAML (its C parser when libyaml is present), keeping positions and bounds."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+import contextlib
+import gc
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import yaml
 from yaml.reader import ReaderError
@@ -11,12 +13,14 @@ from yaml.reader import ReaderError
 from hermes_decl._text import show
 from hermes_decl.declaration import DeclarationError, Issue
 from hermes_decl.errors import DataPath
+from hermes_decl.loader.core_schema import CoreConstructor, CoreResolver
 from hermes_decl.loader.document import (
     _MAP,
     _MERGE,
     _SEQ,
     _SKIP,
     _STANDARD_TAGS,
+    _STR,
     _VALUE,
     MAX_ALIAS_NODES,
     MAX_DEPTH,
@@ -33,16 +37,29 @@ from hermes_decl.loader.document import (
 )
 
 
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader that bounds nesting and remembers where each alias is written."""
+class _Loader(yaml.composer.Composer, CoreConstructor, CoreResolver):
+    """Composes nodes from parser events in Python, bounding nesting and remembering aliases.
 
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
+    Plain scalars resolve by the YAML 1.2 core schema. The events come from PyYAML's C parser
+    (``_FastLoader``) when libyaml is present, else from its pure-Python one (``_PureLoader``):
+    composing here, not in C, is what keeps the nesting bound and the alias positions.
+    """
+
+    def __init__(self) -> None:
+        yaml.composer.Composer.__init__(self)
+        CoreConstructor.__init__(self)
+        CoreResolver.__init__(self)
         self.alias_at: dict[tuple[int, int], Position] = {}
         self._path: list[str | int] = []
         self._depth = -1
 
-    def compose_node(self, parent: yaml.Node | None, index: yaml.Node | int | None) -> yaml.Node:
+    if TYPE_CHECKING:  # given by the parser class each loader adds
+
+        def check_event(self, *choices: type[yaml.Event]) -> bool: ...
+        def peek_event(self) -> yaml.Event: ...
+        def dispose(self) -> None: ...
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
             at = _mark(self.peek_event().start_mark)
             node = super().compose_node(parent, index)
@@ -67,6 +84,64 @@ class _Loader(yaml.SafeLoader):
             self._depth -= 1
             if step is not None:
                 self._path.pop()
+
+
+class _PureLoader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, _Loader):
+    """Events from PyYAML's pure-Python reader, scanner and parser."""
+
+    def __init__(self, text: str) -> None:
+        yaml.reader.Reader.__init__(self, text)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        _Loader.__init__(self)
+
+
+class _Unsure(Exception):
+    """Text whose positions libyaml and PyYAML would give differently: read it the pure way."""
+
+
+_Node = TypeVar("_Node", yaml.SequenceNode, yaml.MappingNode)
+_FastLoader: Callable[[str], _Loader] | None = None
+if yaml.__with_libyaml__:
+    from yaml._yaml import CParser
+
+    class _CLoader(_Loader, CParser):
+        """Events from libyaml, through PyYAML's C parser: the same nodes, many times faster.
+
+        The one place the two parsers put a node elsewhere is an empty value in a flow
+        collection or at the very end of the text; such text is read by the pure parser.
+        """
+
+        def __init__(self, text: str) -> None:
+            CParser.__init__(self, text)
+            _Loader.__init__(self)
+            self._end = len(text) - 1
+            self._flow = 0
+
+        def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
+            event = cast(yaml.ScalarEvent, self.peek_event())
+            empty = event.value == "" and not event.style
+            at_end = event.start_mark is not None and event.start_mark.index >= self._end
+            if empty and (self._flow or at_end):
+                raise _Unsure
+            return super().compose_scalar_node(anchor)
+
+        def compose_sequence_node(self, anchor: Any) -> yaml.SequenceNode:
+            return self._collection(super().compose_sequence_node, anchor)
+
+        def compose_mapping_node(self, anchor: Any) -> yaml.MappingNode:
+            return self._collection(super().compose_mapping_node, anchor)
+
+        def _collection(self, compose: Callable[[Any], _Node], anchor: Any) -> _Node:
+            start = cast(yaml.CollectionStartEvent, self.peek_event())
+            flow = bool(start.flow_style)
+            self._flow += flow
+            try:
+                return compose(anchor)
+            finally:
+                self._flow -= flow
+
+    _FastLoader = _CLoader
 
 
 def _too_deep(path: Sequence[str | int], at: Position) -> Issue:
@@ -153,7 +228,7 @@ class _Builder:
             if pair.own and key in first:
                 line, column = first[key]
                 message = (
-                    "duplicate key: a key may appear once in a mapping "
+                    "duplicate key: keys must be unique in a mapping "
                     f"(first at line {line}, column {column})"
                 )
                 if isinstance(key, str):
@@ -260,6 +335,8 @@ class _Builder:
 
     def _other(self, node: yaml.Node, path: DataPath, depth: int, at: Position) -> object:
         """A scalar, or a collection with another standard tag (``!!set``, ``!!omap``…)."""
+        if node.tag == _STR and type(node) is yaml.ScalarNode:
+            return node.value  # most values are text: no need for the constructor's bookkeeping
         if node.tag in (_MERGE, _VALUE):
             message = f"cannot be read: {_tag_text(node.tag)} is reserved in YAML"
             if isinstance(node, yaml.ScalarNode):
@@ -309,9 +386,46 @@ def _syntax_issue(error: yaml.MarkedYAMLError) -> Issue:
     return _issue((), "yaml_syntax", message, _mark(mark) if mark is not None else None)
 
 
-def _read_yaml(text: str, where: str) -> Document:
+def _read_yaml(text: str, where: str, *, fast: bool = True) -> Document:
+    """Read YAML text into a ``Document``, through libyaml's parser when it is present.
+
+    Both parsers give the same nodes at the same positions, so the document, its budgets and its
+    problems are the same either way; but they word syntax errors differently, so text that
+    libyaml refuses is read again by the pure-Python parser, whose words are the ones reported.
+    """
+    with _no_collection():
+        return _read_yaml_text(text, where, fast=fast)
+
+
+@contextlib.contextmanager
+def _no_collection() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a document is read, then restore it.
+
+    Reading allocates a few objects per node, all alive until the document is built: a
+    collection in between frees nothing, yet on a large file the collector's passes cost as
+    much as the reading itself. The work stays bounded by ``MAX_BYTES`` and the alias budget.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        loader = _Loader(text)
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _read_yaml_text(text: str, where: str, *, fast: bool) -> Document:
+    """``_read_yaml``'s work: libyaml first when it may be used, PyYAML's own parser otherwise."""
+    if fast and _FastLoader is not None and "\t" not in text and "\ufeff" not in text[1:]:
+        # libyaml allows a tab in more places than PyYAML, and skips a byte order mark anywhere
+        try:
+            return _compose(_FastLoader(text), where)
+        except DeclarationError:
+            raise
+        except Exception:  # a syntax error, or text the two parsers would place differently
+            pass  # read below, and any problem reported in the pure-Python parser's words
+    try:
+        loader = _PureLoader(text)
     except ReaderError as error:
         character = error.character
         shown = f"{character:#06x}" if isinstance(character, int) else repr(character)
@@ -322,6 +436,19 @@ def _read_yaml(text: str, where: str) -> Document:
         issue = _issue((), "yaml_syntax", message, (line, column))
         raise DeclarationError(where, [issue]) from None
     try:
+        return _compose(loader, where)
+    except DeclarationError:
+        raise
+    except yaml.MarkedYAMLError as error:
+        raise DeclarationError(where, [_syntax_issue(error)]) from None
+    except Exception as error:  # anything else PyYAML may raise is still a reading problem
+        message = f"is not valid YAML ({type(error).__name__})"
+        raise DeclarationError(where, [_issue((), "yaml_syntax", message, None)]) from None
+
+
+def _compose(loader: _Loader, where: str) -> Document:
+    """The one document of the text, built with positions; parser errors pass through."""
+    try:
         if not loader.check_node():
             raise _Stop(_issue((), "empty_document", _EMPTY, (1, 1)))
         root = loader.get_node()
@@ -331,17 +458,12 @@ def _read_yaml(text: str, where: str) -> Document:
             at = _mark(loader.peek_event().start_mark)
             message = "must hold one document (found a second one here)"
             raise _Stop(_issue((), "multiple_documents", message, at))
-        if isinstance(root, yaml.ScalarNode) and root.value == "" and root.style is None:
+        if isinstance(root, yaml.ScalarNode) and root.value == "" and not root.style:
             raise _Stop(_issue((), "empty_document", _EMPTY, _mark(root.start_mark)))
         builder = _Builder(loader)
         data, spot = builder.build(root, (), 0, None)
     except _Stop as stop:
         raise DeclarationError(where, [stop.issue]) from None
-    except yaml.MarkedYAMLError as error:
-        raise DeclarationError(where, [_syntax_issue(error)]) from None
-    except Exception as error:  # anything else PyYAML may raise is still a reading problem
-        message = f"is not valid YAML ({type(error).__name__})"
-        raise DeclarationError(where, [_issue((), "yaml_syntax", message, None)]) from None
     finally:
         loader.dispose()
     return Document(data, where, tuple(_in_reading_order(builder.issues)), spot)

@@ -58,6 +58,8 @@ LOCATION_HELP = (
     "Where to look, in order: a path, a location-kind mapping, or a non-empty list of them; "
     "the first place where the application is present wins."
 )
+NO_OS_BLOCK = f"must declare at least one of {choices(OS_FAMILIES)}"
+"""What is said of an ``app`` block without any OS block."""
 VERSION_HELP = "Where to read the installed version; kind 'none' (the default) reads none."
 LIVENESS_HELP = "Where the running application publishes its MCP endpoint; default none."
 MIN_OS_VERSION_HELP = (
@@ -80,14 +82,16 @@ LINUX_MIN_OS_VERSION_HELP = (
 MinOsVersion = Annotated[str, AfterValidator(text_rules.MIN_OS_VERSION.check)]
 
 
+MIN_OS_VERSION_LINUX = (
+    "is not accepted under app.linux: Linux distributions share no OS version to compare "
+    "against; set it under app.win32 or app.darwin"
+)
+"""What is said of a ``min_os_version`` under ``linux``."""
+
+
 def _no_os_version_on_linux(value: Any) -> Any:
     """``min_os_version`` under ``linux``: any value is refused, saying why."""
-    fail(
-        "min_os_version_linux",
-        "is not accepted under app.linux: Linux distributions share no OS version to compare "
-        "against; set it under app.win32 or app.darwin",
-        value,
-    )
+    fail("min_os_version_linux", MIN_OS_VERSION_LINUX, value)
 
 
 class AppDef(FrozenModel):
@@ -244,7 +248,7 @@ class AppBlock(FrozenModel):
     @model_validator(mode="after")
     def _at_least_one(self) -> AppBlock:
         if not self.os_families:
-            fail("no_os_block", f"must declare at least one of {choices(OS_FAMILIES)}")
+            fail("no_os_block", NO_OS_BLOCK)
         return self
 
     @property

@@ -31,13 +31,17 @@ BUILTIN_ERROR_TYPES = frozenset(typing.get_args(ErrorType))
 """Pydantic's own error types; any other type is one of our stable codes."""
 
 
+MEANINGS_KEY = "x-hermes-meanings"
+"""Where ``Meanings`` leaves each value's description for ``hermes_decl.schema`` to render."""
+
+
 @dataclass(frozen=True)
 class Meanings:
     """What each accepted value of a choice means: JSON Schema hover text, no effect on validation.
 
-    As ``Annotated`` metadata it turns the generated ``enum``/``const`` into a ``oneOf`` of
-    ``const`` values, each with its description, which JSON and YAML language servers show in
-    completion and hover.
+    As ``Annotated`` metadata it leaves the accepted values as an ``enum`` and their meanings
+    beside it; ``hermes_decl.schema`` renders them as the per-value descriptions that JSON and
+    YAML language servers show in completion and hover.
     """
 
     values: tuple[tuple[str, str], ...]
@@ -48,12 +52,9 @@ class Meanings:
         generated = handler(schema)
         meanings = dict(self.values)
         accepted = generated.pop("enum", None) or [generated.pop("const")]
-        generated.pop("type", None)
-        branches = [{"const": value, "description": meanings[value]} for value in accepted]
-        if len(branches) == 1:
-            generated.update(branches[0])
-        else:
-            generated["oneOf"] = branches
+        generated.update(
+            {"type": "string", "enum": accepted, MEANINGS_KEY: [meanings[v] for v in accepted]}
+        )
         return generated
 
 

@@ -205,11 +205,15 @@ def hint_item(os_family: OsFamily) -> Any:
     return Annotated[union, BeforeValidator(check_hint)]
 
 
+EMPTY_HINTS = "must not be empty: give a hint or a list of them"
+"""What is said of an empty ``install`` list."""
+
+
 def as_hint_list(value: Any) -> Any:
     """Accept one hint as a list of one; a list must not be empty."""
     if isinstance(value, (list, tuple)):
         if not value:
-            fail("empty", "must not be empty: give a hint or a list of them")
+            fail("empty", EMPTY_HINTS)
         return tuple(value)
     return (value,)
 

@@ -8,6 +8,7 @@ author needs: the value's shape, a missing or unknown kind, or a kind that belon
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Union
 
 from pydantic import BeforeValidator, Discriminator, Tag, ValidationError
@@ -38,6 +39,73 @@ def _own_problems(variant: type[KindVariant], value: object) -> list[InitErrorDe
     return []
 
 
+@dataclass(frozen=True)
+class KindUnion:
+    """The check that runs before a ``kind`` union, and what the JSON Schema needs to know of it.
+
+    ``variants`` are the variants valid under ``os_family``; ``every_variant`` are all of them,
+    so that a kind of another OS is named as such. ``default_kind`` is the kind a mapping without
+    ``kind`` takes (None: ``kind`` is required); ``string_variant`` is the variant a plain string
+    stands for (a path location); ``wrong_os_at_kind`` reports a kind of another OS at ``kind``
+    rather than at the value.
+    """
+
+    os_family: OsFamily
+    variants: tuple[type[KindVariant], ...]
+    every_variant: tuple[type[KindVariant], ...]
+    default_kind: str | None
+    string_variant: type[KindVariant] | None
+    wrong_os_at_kind: bool
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds valid under this OS block, in table order."""
+        return tuple(variant.KIND for variant in self.variants)
+
+    @property
+    def shape(self) -> str:
+        """What a value must be, as the messages say it."""
+        if self.string_variant is not None:
+            return f"a path or a mapping with kind {choices(self.kinds)}"
+        return f"a mapping with kind {choices(self.kinds)}"
+
+    def wrong_os_message(self, variant: type[KindVariant]) -> str:
+        """The message for a kind that belongs to another OS block."""
+        return f"kind {variant.KIND!r} is only valid under {_valid_os_text(variant)}"
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, str) and self.string_variant is not None:
+            return value
+        if type(value) is not dict and not isinstance(value, Mapping):
+            fail("wrong_type", f"must be {self.shape}", value)
+        kind = value.get("kind")
+        if kind is None:
+            if self.default_kind is not None:
+                return value
+            missing = problem("missing_key", f"is required: one of {choices(self.kinds)}")
+            fail_at("kind", [(("kind",), missing, value)])
+        by_kind = {variant.KIND: variant for variant in self.every_variant}
+        if not isinstance(kind, str) or kind not in by_kind:
+            suggestion = did_you_mean(kind, self.kinds)
+            hint = f"did you mean {suggestion!r}?" if suggestion else None
+            code = "invalid_choice" if isinstance(kind, str) else "wrong_type"
+            wrong = problem(code, f"must be {choices(self.kinds)}", kind, hint=hint)
+            fail_at("kind", [(("kind",), wrong, kind)])
+        variant = by_kind[kind]
+        if self.os_family not in variant.VALID_OS:
+            wrong_os = problem("kind_wrong_os", self.wrong_os_message(variant))
+            at = ("kind",) if self.wrong_os_at_kind else ()
+            # The value's own problems too, so the author fixes everything in one round.
+            raise ValidationError.from_exception_data(
+                "kind",
+                [
+                    InitErrorDetails(type=wrong_os, loc=at, input=kind),
+                    *_own_problems(variant, value),
+                ],
+            )
+        return value
+
+
 def kind_union(
     os_family: OsFamily,
     variants: Sequence[type[KindVariant]],
@@ -46,19 +114,11 @@ def kind_union(
     string_variant: type[KindVariant] | None = None,
     wrong_os_at_kind: bool = False,
 ) -> Any:
-    """Build the union type of ``variants`` valid under ``os_family``, with the pre-check.
-
-    ``default_kind`` is the kind a mapping without ``kind`` takes (None: ``kind`` is required).
-    ``string_variant`` is the variant a plain string stands for (a path location).
-    ``wrong_os_at_kind`` reports a kind of another OS at ``kind`` rather than at the value.
-    """
-    by_kind = {variant.KIND: variant for variant in variants}
-    here = [variant for variant in variants if os_family in variant.VALID_OS]
-    kinds_here = [variant.KIND for variant in here]
-    if string_variant is not None:
-        shape = f"a path or a mapping with kind {choices(kinds_here)}"
-    else:
-        shape = f"a mapping with kind {choices(kinds_here)}"
+    """The union type of ``variants`` valid under ``os_family``, with its ``KindUnion`` check."""
+    here = tuple(variant for variant in variants if os_family in variant.VALID_OS)
+    check = KindUnion(
+        os_family, here, tuple(variants), default_kind, string_variant, wrong_os_at_kind
+    )
 
     def tag_of(value: Any) -> str | None:
         if isinstance(value, str):
@@ -70,59 +130,10 @@ def kind_union(
             return value.KIND
         return None
 
-    def check_kind(value: Any) -> Any:
-        if isinstance(value, str) and string_variant is not None:
-            return value
-        if type(value) is not dict and not isinstance(value, Mapping):
-            fail("wrong_type", f"must be {shape}", value)
-        kind = value.get("kind")
-        if kind is None:
-            if default_kind is not None:
-                return value
-            fail_at(
-                "kind",
-                [
-                    (
-                        ("kind",),
-                        problem("missing_key", f"is required: one of {choices(kinds_here)}"),
-                        value,
-                    )
-                ],
-            )
-        if not isinstance(kind, str) or kind not in by_kind:
-            suggestion = did_you_mean(kind, kinds_here)
-            hint = f"did you mean {suggestion!r}?" if suggestion else None
-            code = "invalid_choice" if isinstance(kind, str) else "wrong_type"
-            fail_at(
-                "kind",
-                [
-                    (
-                        ("kind",),
-                        problem(code, f"must be {choices(kinds_here)}", kind, hint=hint),
-                        kind,
-                    )
-                ],
-            )
-        variant = by_kind[kind]
-        if os_family not in variant.VALID_OS:
-            wrong_os = problem(
-                "kind_wrong_os", f"kind {kind!r} is only valid under {_valid_os_text(variant)}"
-            )
-            at = ("kind",) if wrong_os_at_kind else ()
-            # The value's own problems too, so the author fixes everything in one round.
-            raise ValidationError.from_exception_data(
-                "kind",
-                [
-                    InitErrorDetails(type=wrong_os, loc=at, input=kind),
-                    *_own_problems(variant, value),
-                ],
-            )
-        return value
-
     members = tuple(Annotated[variant, Tag(variant.KIND)] for variant in here)
     if string_variant is not None:
         members = (Annotated[string_variant, Tag(string_variant.KIND)], *members)
     if len(members) == 1:
-        return Annotated[here[0], BeforeValidator(check_kind)]
+        return Annotated[here[0], BeforeValidator(check)]
     union = Annotated[Union[members], Discriminator(tag_of)]  # type: ignore[valid-type]  # noqa: UP007
-    return Annotated[union, BeforeValidator(check_kind)]
+    return Annotated[union, BeforeValidator(check)]

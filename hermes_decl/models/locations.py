@@ -168,6 +168,15 @@ LocationSpec = (
 """Any one place in a ``location`` list."""
 
 
+def presence_mismatch_message(variant: type[KindLocation], presence: Presence) -> str:
+    """What is said when a location kind finds something other than the block's presence."""
+    article = "an" if variant.PRESENCE == "executable" else "a"
+    return (
+        f"kind {variant.KIND!r} finds {article} {variant.PRESENCE}, "
+        f"but this block's presence is {presence!r}"
+    )
+
+
 def _check_presence(location: Any, info: ValidationInfo) -> Any:
     presence = info.data.get("presence")
     if (
@@ -175,11 +184,7 @@ def _check_presence(location: Any, info: ValidationInfo) -> Any:
         and presence is not None
         and presence != location.PRESENCE
     ):
-        fail(
-            "presence_mismatch",
-            f"kind {location.KIND!r} finds a{'n' if location.PRESENCE == 'executable' else ''} "
-            f"{location.PRESENCE}, but this block's presence is {presence!r}",
-        )
+        fail("presence_mismatch", presence_mismatch_message(type(location), presence))
     return location
 
 
@@ -200,10 +205,14 @@ def location_list(os_family: OsFamily) -> Any:
     return Annotated[tuple[item, ...], BeforeValidator(as_location_list)]  # type: ignore[valid-type]
 
 
+EMPTY_LOCATION = "must not be empty: give a path, a location mapping, or a list of them"
+"""What is said of an empty ``location`` list."""
+
+
 def as_location_list(value: Any) -> Any:
     """Accept one place (a path or a kind mapping) as a list of one; a list must not be empty."""
     if isinstance(value, (list, tuple)):
         if not value:
-            fail("empty", "must not be empty: give a path, a location mapping, or a list of them")
+            fail("empty", EMPTY_LOCATION)
         return tuple(value)
     return (value,)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, model_validator
@@ -38,6 +39,19 @@ GPU_MEANINGS: tuple[tuple[GpuVendor, str], ...] = (
 )
 
 
+MIN_VERSION_NEEDS_APP = "needs app: true"
+APP_BLOCK_REQUIRED = "is true, but there is no app block"
+MIN_VERSION_LINUX_ONLY = (
+    "cannot be checked: Linux has no version source and app declares only linux"
+)
+
+
+def no_version_source_message(lacking: Sequence[str]) -> str:
+    """What is said of ``min_version`` when OS blocks have no version source."""
+    blocks = " and ".join(f"app.{os_family}" for os_family in lacking)
+    return f"needs a version source: set version.kind in {blocks}"
+
+
 def _min_version_form(value: str) -> str:
     wrong = min_version_problem(value)
     if wrong is not None:
@@ -48,7 +62,7 @@ def _min_version_form(value: str) -> str:
 def _minimum_needs_app(value: str, info: ValidationInfo) -> str:
     """``min_version`` needs ``app: true``, judged per field so other errors cannot hide it."""
     if info.data.get("app", True) is False:  # an invalid ``app`` is not in info.data: no verdict
-        fail("min_version_needs_app", "needs app: true")
+        fail("min_version_needs_app", MIN_VERSION_NEEDS_APP)
     return value
 
 
@@ -66,12 +80,16 @@ def _arch_problem(value: object) -> PydanticCustomError | None:
     return problem("invalid_choice", f"must be {choices(ARCHES)}", value, hint=hint)
 
 
+EMPTY_ARCHES = f"must not be empty: give {choices(ARCHES)}, or a list of them"
+"""What is said of an empty ``arch`` list."""
+
+
 def as_arch_list(value: Any) -> Any:
     """One architecture or a non-empty list of them, each named once; every problem at once."""
     if not isinstance(value, (list, tuple)):
         items: tuple[object, ...] = (value,)
     elif not value:
-        fail("empty", f"must not be empty: give {choices(ARCHES)}, or a list of them")
+        fail("empty", EMPTY_ARCHES)
     else:
         items = tuple(value)
     problems: list[tuple[Loc, PydanticCustomError, object]] = []
@@ -135,7 +153,7 @@ class RequiresWithApp(FrozenModel):
                 [
                     (
                         ("requires", "app"),
-                        problem("app_block_required", "is true, but there is no app block"),
+                        problem("app_block_required", APP_BLOCK_REQUIRED),
                         True,
                     )
                 ],
@@ -145,10 +163,7 @@ class RequiresWithApp(FrozenModel):
         declared = app.os_families
         error: PydanticCustomError | None
         if declared == ("linux",):
-            error = problem(
-                "min_version_linux_only",
-                "cannot be checked: Linux has no version source and app declares only linux",
-            )
+            error = problem("min_version_linux_only", MIN_VERSION_LINUX_ONLY)
         else:
             lacking = [
                 os_family
@@ -157,8 +172,7 @@ class RequiresWithApp(FrozenModel):
                 and (app_def := app.for_os(os_family)) is not None
                 and app_def.version_kind == "none"
             ]
-            blocks = " and ".join(f"app.{os_family}" for os_family in lacking)
-            message = f"needs a version source: set version.kind in {blocks}"
+            message = no_version_source_message(lacking)
             error = problem("min_version_no_version_source", message) if lacking else None
         if error is not None:
             fail_at("requires", [(("requires", "min_version"), error, requires.min_version)])

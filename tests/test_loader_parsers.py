@@ -1,0 +1,121 @@
+"""libyaml's parser and PyYAML's pure-Python one give the loader the same reading.
+
+The loader composes with libyaml's parser when it is present (``yaml.__with_libyaml__``) and
+reads text libyaml refuses again with the pure-Python parser. Every file of the loader corpus
+(the fuzz seeds, the editor corpus, the examples) and generated text is read both ways: the
+data, every value's and key's position, and every issue (code, message, line, column) must be
+the same.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hermes_decl.declaration import DeclarationError
+from hermes_decl.loader.reading import _decode
+from hermes_decl.loader.yaml_reader import _read_yaml
+
+ROOT = Path(__file__).parent.parent
+
+
+def _texts(paths: list[Path]) -> dict[str, str]:
+    """The corpus files that decode to text (the others never reach a YAML parser)."""
+    texts: dict[str, str] = {}
+    for path in sorted(paths):
+        try:
+            texts[str(path.relative_to(ROOT))] = _decode(path.read_bytes(), path.name)
+        except DeclarationError:
+            continue
+    return texts
+
+
+CORPUS = _texts(
+    [
+        *(ROOT / "fuzz" / "corpus" / "loader").iterdir(),
+        *(ROOT / "tests" / "editor" / "corpus").glob("*.yaml"),
+        *(ROOT / "examples").rglob("*.yaml"),
+    ]
+)
+TEXTS = [
+    "a: [1, 2\n",
+    "a: b: c\n",
+    "a:\n  - x\n - y\n",
+    "\ta: 1\n",
+    "a: 'unclosed\n",
+    'a: "\\q"\n',
+    "a: !!int nope\n",
+    "a: &x 1\nb: *y\n",
+    "? [a]\n: b\n",
+    "a: |\n  text\n b: 1\n",
+    "--- 1\n--- 2\n",
+    "%YAML 1.1\n---\na: 1\n",
+    "%YAML 2.0\n---\na: 1\n",
+    "a: \x07\n",
+    "a: 1\n\ufeffb: 2\n",
+    "a: [" * 200 + "]" * 200,
+    "- " * 300 + "x\n",
+    "x: &a [*a]\n",
+    "a: @b\n",
+    "a: `b\n",
+    "{a: 1, a: 2}\n",
+    "a: !custom 1\n",
+    "<<: 1\n",
+]
+
+
+def _reading(text: str, *, fast: bool) -> object:
+    """Everything a reading yields: data and positions, or the issues of its error."""
+    try:
+        document = _read_yaml(text, "t.yaml", fast=fast)
+    except DeclarationError as error:
+        return [(i.loc, i.code, i.message, i.line, i.column) for i in error.issues]
+    issues = [(i.loc, i.code, i.message, i.line, i.column) for i in document.issues]
+    return (repr(document.data), dict(document.values), dict(document.keys), issues)
+
+
+def _same_both_ways(text: str) -> None:
+    assert _reading(text, fast=True) == _reading(text, fast=False)
+
+
+def test_libyaml_is_here_so_both_parsers_are_compared() -> None:
+    assert yaml.__with_libyaml__, "PyYAML was built without libyaml: the fast path is untested"
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_the_corpus_reads_the_same_with_both_parsers(name: str) -> None:
+    _same_both_ways(CORPUS[name])
+
+
+def test_the_corpus_is_the_loader_s() -> None:
+    assert len(CORPUS) >= 80
+    assert any(name.startswith("fuzz/corpus/loader/") for name in CORPUS)
+
+
+@pytest.mark.parametrize("text", TEXTS, ids=[repr(text[:24]) for text in TEXTS])
+def test_syntax_errors_and_edge_cases_read_the_same(text: str) -> None:
+    _same_both_ways(text)
+
+
+TOKENS = [
+    "srv", "app", "requires", "linux", "presence", "location", "kind", "yes", "no", "on",
+    "true", "null", "~", "1", "010", "0o7", "0x1F", "2.3", "1_0", "2001-12-14", ":", ": ",
+    "- ", "\n", "  ", "\t", "[", "]", "{", "}", ",", "'", '"', "#", "&a ", "*a", "<<: ", "? ",
+    "!!set ", "!!str ", "!!int ", "!foo ", "---\n", "...\n", "|\n", ">-\n", "\ufeff", "é",
+    "\\", "=", "%YAML 1.2\n",
+]  # fmt: skip
+
+
+@settings(
+    max_examples=int(os.environ.get("PARSER_EXAMPLES", "400")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.lists(st.sampled_from(TOKENS), max_size=40).map("".join))
+def test_generated_text_reads_the_same_with_both_parsers(text: str) -> None:
+    _same_both_ways(text)
