@@ -49,6 +49,8 @@ def _has_url_scheme(text: str) -> bool:
 
 def has_parent_segment(text: str, os_family: OsFamily | None) -> bool:
     """Whether a path has a '..' segment, with either separator (and Windows' trimming)."""
+    if ".." not in text:
+        return False
     for segment in _SEPARATORS.split(text):
         if segment == "..":
             return True

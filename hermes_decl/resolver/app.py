@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from hermes_decl.models import (
     KIND_LOCATIONS,
@@ -66,9 +66,23 @@ class Candidate:
     version_detail: str | None = None
     """Where the version came from when that is not the copy itself, or why it is unreadable."""
 
+    def with_version(self, version: str | None, detail: str | None) -> Candidate:
+        """This candidate with the version read from it (and where that came from, or why not)."""
+        return Candidate(
+            self.index,
+            self.kind,
+            self.path,
+            self.outcome,
+            self.detail,
+            version,
+            self.source,
+            self.via,
+            self.entry,
+            detail,
+        )
 
-@dataclass(frozen=True)
-class Look:
+
+class Look(NamedTuple):
     """A place a locator proposes; ``path`` is None when it was refused."""
 
     path: str | None

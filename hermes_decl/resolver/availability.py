@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, InstallHint, OsFamily
@@ -181,7 +181,10 @@ _MACHINE_NAMES: dict[OsFamily | None, str] = {"darwin": "Mac", "win32": "PC"}
 def availability(
     decl: Declaration, *, host: Host | None = None, os_family: OsFamily | None = None
 ) -> Availability:
-    """Evaluate a declaration on a host (the live machine by default) in SPEC 8's decision order."""
+    """Evaluate a declaration on a host (the live machine by default) in SPEC 8's decision order.
+
+    The facts are gathered first and the verdict is built once, from all of them.
+    """
     if os_family is not None and os_family not in OS_FAMILIES:
         raise ValueError(f"os_family must be one of {', '.join(OS_FAMILIES)} (got {os_family!r})")
     requires = decl.requires
@@ -198,50 +201,106 @@ def availability(
     family = os_family or host.os_family
     # On an OS that is none of the three (family None) no block can apply.
     app_def = decl.app_for(family) if family is not None else None
-    verdict = Availability(
-        AvailabilityState.NO_REQUIREMENTS,
-        name=decl.name,
-        min_version=requires.min_version,
-        os_family=family,
-        display_name=display_name,
-        install=app_def.install[0] if app_def is not None and app_def.install else None,
-        arch=requires.arch,
-        min_os_version=app_def.min_os_version if app_def is not None else None,
-    )
+    facts = _Facts(decl.name, requires.min_version, family, display_name, requires.arch)
+    if app_def is not None:
+        facts.install = app_def.install[0] if app_def.install else None
+        facts.min_os_version = app_def.min_os_version
     if requires.app and app_def is None:
-        return replace(verdict, state=AvailabilityState.UNSUPPORTED_OS)
+        return facts.verdict(AvailabilityState.UNSUPPORTED_OS)
     if requires.gpu is not None:
-        found_gpu = gpu_class(host)
-        verdict = replace(verdict, gpu=found_gpu)
+        found_gpu = facts.gpu = gpu_class(host)
         if found_gpu not in (requires.gpu, GpuClass.UNKNOWN):
-            return replace(verdict, state=AvailabilityState.UNSUPPORTED_GPU)
+            return facts.verdict(AvailabilityState.UNSUPPORTED_GPU)
     if requires.arch is not None:
         machine = host.native_machine()
-        verdict = replace(verdict, machine=machine or None)
+        facts.machine = machine or None
         # A machine whose architecture cannot be told is not refused, as an unreadable GPU is not.
         if machine and machine not in requires.arch:
-            return replace(verdict, state=AvailabilityState.UNSUPPORTED_ARCH)
+            return facts.verdict(AvailabilityState.UNSUPPORTED_ARCH)
     if app_def is None or not requires.app:
-        return verdict
+        return facts.verdict(AvailabilityState.NO_REQUIREMENTS)
     if app_def.min_os_version is not None and host.os_family == app_def.os_family:
         # Only the OS the host runs has a version to read: a forced os_family has none.
-        found_os = host.os_version()
-        verdict = replace(verdict, os_version=found_os)
+        found_os = facts.os_version = host.os_version()
         order = compare_versions(found_os, app_def.min_os_version) if found_os else None
         if order is not None and order < 0:
-            return replace(verdict, state=AvailabilityState.UNSUPPORTED_OS_VERSION)
-    return _locate_and_compare(verdict, app_def, app_def.os_family, host)
+            return facts.verdict(AvailabilityState.UNSUPPORTED_OS_VERSION)
+    return _locate_and_compare(facts, app_def, app_def.os_family, host)
+
+
+class _Facts:
+    """What one evaluation has learnt so far, turned into its ``Availability`` once, at the end."""
+
+    __slots__ = (
+        "arch",
+        "display_name",
+        "gpu",
+        "install",
+        "machine",
+        "min_os_version",
+        "min_version",
+        "name",
+        "os_family",
+        "os_version",
+        "overrides_file",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        min_version: str | None,
+        os_family: OsFamily | None,
+        display_name: str | None,
+        arch: tuple[str, ...] | None,
+    ) -> None:
+        self.name = name
+        self.min_version = min_version
+        self.os_family = os_family
+        self.display_name = display_name
+        self.arch = arch
+        self.install: InstallHint | None = None
+        self.min_os_version: str | None = None
+        self.gpu: GpuClass | None = None
+        self.machine: str | None = None
+        self.os_version: str | None = None
+        self.overrides_file: str | None = None
+
+    def verdict(
+        self,
+        state: AvailabilityState,
+        version: str | None = None,
+        path: str | None = None,
+        trace: tuple[Candidate, ...] = (),
+    ) -> Availability:
+        """The verdict ``state``, with every fact learnt on the way to it."""
+        return Availability(
+            state,
+            version=version,
+            path=path,
+            min_version=self.min_version,
+            name=self.name,
+            os_family=self.os_family,
+            gpu=self.gpu,
+            trace=trace,
+            overrides_file=self.overrides_file,
+            display_name=self.display_name,
+            install=self.install,
+            arch=self.arch,
+            machine=self.machine,
+            min_os_version=self.min_os_version,
+            os_version=self.os_version,
+        )
 
 
 def _locate_and_compare(
-    verdict: Availability, app_def: AppDef, os_family: OsFamily, host: Host
+    facts: _Facts, app_def: AppDef, os_family: OsFamily, host: Host
 ) -> Availability:
     # A block without a version source (Linux beside other blocks) is gated on presence only.
-    minimum = verdict.min_version if app_def.version_kind != "none" else None
+    minimum = facts.min_version if app_def.version_kind != "none" else None
     overrides = user_overrides(host, os_family)
-    extra = overrides.locations(verdict.name, os_family)
+    extra = overrides.locations(facts.name, os_family)
     if extra:
-        verdict = replace(verdict, overrides_file=overrides.path)
+        facts.overrides_file = overrides.path
     trace: list[Candidate] = []
     first_place: str | None = None
     first_present: Candidate | None = None
@@ -253,32 +312,22 @@ def _locate_and_compare(
         if candidate.outcome != "present" or candidate.path is None:
             trace.append(candidate)
             continue
-        found = read_version(app_def, candidate, lookup)
-        version = found.version
-        candidate = replace(candidate, version=version, version_detail=found.detail)
+        if app_def.version_kind != "none":
+            found = read_version(app_def, candidate, lookup)
+            candidate = candidate.with_version(found.version, found.detail)
         trace.append(candidate)
-        if minimum is None or satisfies(version, minimum):
-            return replace(
-                verdict,
-                state=AvailabilityState.AVAILABLE,
-                version=version,
-                path=candidate.path,
-                trace=tuple(trace),
+        if minimum is None or satisfies(candidate.version, minimum):
+            return facts.verdict(
+                AvailabilityState.AVAILABLE, candidate.version, candidate.path, tuple(trace)
             )
         first_present = first_present or candidate
         if _higher(candidate.version, best.version if best else None):
             best = candidate
     if first_present is None:
-        return replace(
-            verdict, state=AvailabilityState.MISSING_APP, path=first_place, trace=tuple(trace)
-        )
+        return facts.verdict(AvailabilityState.MISSING_APP, None, first_place, tuple(trace))
     chosen = best or first_present
-    return replace(
-        verdict,
-        state=AvailabilityState.VERSION_TOO_OLD,
-        version=chosen.version,
-        path=chosen.path,
-        trace=tuple(trace),
+    return facts.verdict(
+        AvailabilityState.VERSION_TOO_OLD, chosen.version, chosen.path, tuple(trace)
     )
 
 

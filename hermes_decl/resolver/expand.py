@@ -10,7 +10,7 @@ a device, is refused before anything touches it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from hermes_decl.models import OsFamily
 from hermes_decl.models.rules import (
@@ -28,8 +28,7 @@ _ANY_VARIABLE = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Expansion:
+class Expansion(NamedTuple):
     """A declared path after expansion: the path, or why it cannot be looked at."""
 
     path: str | None
@@ -73,6 +72,11 @@ def unsafe_reason(path: str, os_family: OsFamily) -> str | None:
     return None
 
 
+def _has_variables(template: str, os_family: OsFamily) -> bool:
+    """Whether a path has anything to expand: a leading ``~``, a ``$`` or (Windows) a ``%``."""
+    return template.startswith("~") or "$" in template or (os_family == "win32" and "%" in template)
+
+
 def _joined(value: str, following: str) -> str:
     """A substituted value, less its trailing separators when the template supplies one.
 
@@ -88,6 +92,12 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
     one is refused rather than allowed to decide which folders are listed.
     """
     text = template
+    if not _has_variables(text, os_family):
+        # Nothing to substitute: the path is looked at as written, once it is known safe.
+        reason = unsafe_reason(text, os_family)
+        if reason is not None:
+            return Expansion(None, f"{normalise(os_family, text)} {reason}")
+        return Expansion(normalise(os_family, text))
     tilde = _TILDE.match(text)
     if tilde:
         user = tilde.group(1)
