@@ -21,7 +21,6 @@ import json
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType
 from typing import Any, cast
@@ -31,7 +30,6 @@ from pydantic_core import core_schema
 
 from hermes_decl._text import choices
 from hermes_decl.errors import _TYPE_RULES
-from hermes_decl.models import rules
 from hermes_decl.models.app import (
     MIN_OS_VERSION_LINUX,
     NO_OS_BLOCK,
@@ -51,7 +49,6 @@ from hermes_decl.models.install import (
     hint_item,
 )
 from hermes_decl.models.kinds import KindUnion, KindVariant
-from hermes_decl.models.liveness import ServerJsonLiveness
 from hermes_decl.models.locations import (
     EMPTY_LOCATION,
     KIND_LOCATIONS,
@@ -61,6 +58,7 @@ from hermes_decl.models.locations import (
     as_location_list,
     presence_mismatch_message,
 )
+from hermes_decl.models.path_rules import LOCATION_PATHS, NON_BLANK
 from hermes_decl.models.requires import (
     APP_BLOCK_REQUIRED,
     ARCHES,
@@ -68,12 +66,11 @@ from hermes_decl.models.requires import (
     MIN_VERSION_LINUX_ONLY,
     MIN_VERSION_NEEDS_APP,
     RequiresWithApp,
-    _min_version_form,
     _minimum_needs_app,
     as_arch_list,
     no_version_source_message,
 )
-from hermes_decl.models.text_rules import SPACE_CLASS, TextRules
+from hermes_decl.models.text_rules import TextRule, TextRules
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 from hermes_decl.schema_files import DIALECTS as DIALECTS
 from hermes_decl.schema_files import SCHEMA_FILES as SCHEMA_FILES
@@ -136,169 +133,26 @@ _PATH_EXAMPLES: dict[OsFamily, tuple[str, ...]] = {
     "darwin": ("/Applications/Vendor.app", "~/Applications/Vendor *.app"),
     "linux": ("/opt/vendor/bin/vendor", "$HOME/.local/bin/vendor"),
 }
-_RUNTIME_FILE_EXAMPLES: dict[OsFamily, tuple[str, ...]] = {
-    "win32": ("%LOCALAPPDATA%/Vendor/McpServer/server.json",),
-    "darwin": ("~/Library/Application Support/Vendor/server.json",),
-    "linux": ("$XDG_RUNTIME_DIR/vendor/server.json",),
-}
 
 
 # --- string rules as ECMA-262 patterns -----------------------------------------------------------
 
 
-_SPACE = SPACE_CLASS
-_WS = f"[{_SPACE}]*"
-_NOT_BLANK = f"[^{_SPACE}]"
-_ANY = r"[\s\S]*"
-_END = r"(?![\s\S])"
-_SEP = r"[\\/]"
-_POSIX_VAR = r"\$(?:[A-Za-z_]|\{[A-Za-z_][A-Za-z0-9_]*\})"
-_TILDE = r"~[^\\/]*(?:[\\/]|" + _END + ")"
-_DRIVE = r"[A-Za-z]:[\\/]"
-_WINDOWS_VAR = r"%[^%=/\\]+%"
+def _pattern_schema(rule: TextRule) -> JsonSchemaValue:
+    return {"pattern": rule.pattern, "patternErrorMessage": rule.message}
 
 
-@dataclass(frozen=True)
-class _Pattern:
-    """One string rule of the parser: its issue code, an ECMA-262 pattern, the editor message."""
-
-    code: str
-    pattern: str
-    message: str
-
-    def schema(self) -> JsonSchemaValue:
-        return {"pattern": self.pattern, "patternErrorMessage": self.message}
-
-
-_BLANK = _Pattern("blank", _NOT_BLANK, "must not be blank")
-
-
-def _parent_segment(dots: str, *, stripped: bool) -> str:
-    """A lookahead refusing a segment of ``dots`` bounded by separators or the text's ends."""
-    edge = _WS if stripped else ""
-    segment_end = f"(?:{_SEP}|{edge}{_END})"
-    return f"^(?!{edge}{dots}{segment_end})(?!{_ANY}{_SEP}{dots}{segment_end})"
-
-
-_DEVICE_NAME = (
-    r"(?:[Cc][Oo][Nn](?:[Ii][Nn]\$|[Oo][Uu][Tt]\$)?|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]"
-    r"|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[0-9\u00b9\u00b2\u00b3])"
-)
-
-
-def _device_segment(*, stripped: bool) -> _Pattern:
-    """A lookahead refusing a segment Windows opens as a device (``rules.windows_device_name``)."""
-    edge = _WS if stripped else ""
-    segment = f"{_DEVICE_NAME} *(?:[.:]|{_SEP}|{edge}{_END})"
-    return _Pattern(
-        "path_device",
-        f"^(?!{edge}{segment})(?!{_ANY}{_SEP}{segment})",
-        rules.DEVICE_SEGMENT_MESSAGE,
-    )
-
-
-def _path_patterns(os_family: OsFamily, *, star: bool) -> list[_Pattern]:
-    """The rules of ``rules.location_path`` for one OS, on the unstripped string."""
-    if os_family == "win32":
-        roots = [_DRIVE, _TILDE, _POSIX_VAR, _WINDOWS_VAR]
-        rooted = "must start at a drive root (C:\\ or C:/), or with ~, %VAR% or $VAR"
-        dots = r"\.\.[. ]*"
-    else:
-        roots = ["/", _TILDE, _POSIX_VAR]
-        rooted = "must start with /, ~ or $VAR (a leading %VAR% is a Windows form)"
-        dots = r"\.\."
-    patterns = [
-        _BLANK,
-        _Pattern("path_nul", r"^[^\u0000]*" + _END, "must not contain a NUL character"),
-        _Pattern(
-            "path_network",
-            f"^{_WS}(?![{_SPACE}]|{_SEP}{_SEP})",
-            "must not start with two separators: UNC, device and network paths are not allowed",
-        ),
-        _Pattern(
-            "path_url", f"^(?!{_ANY}[A-Za-z][A-Za-z0-9+.-]*://)", "must be a file path, not a URL"
-        ),
-        _Pattern(
-            "path_parent",
-            _parent_segment(dots, stripped=True),
-            "must not contain a '..' segment",
-        ),
-        _Pattern(
-            "path_double_star",
-            rf"^(?!{_ANY}\*\*)",
-            "must not contain '**'; '*' matches text within one folder",
-        ),
-    ]
-    if not star:
-        patterns.append(_Pattern("path_star", r"^[^*]*" + _END, "must not contain '*'"))
-    if os_family == "win32":
-        patterns.append(_device_segment(stripped=True))
-    patterns.append(_Pattern("path_not_rooted", f"^{_WS}(?:{'|'.join(roots)})", rooted))
-    return patterns
-
-
-_SEGMENT = r"(?!\.\.[. ]*(?:[\\/]|" + _END + r"))[^\\/:\u0000]+"
-
-_BARE_NAME = [
-    _BLANK,
-    _Pattern(
-        "bad_name",
-        r"^[^\u0000\\/:]*" + _END,
-        "must be a bare name without '/', '\\' or ':', and not '..'",
-    ),
-    _Pattern(
-        "bad_name",
-        f"^(?!{_WS}\\.\\.{_WS}{_END})",
-        "must be a bare name without '/', '\\' or ':', and not '..'",
-    ),
-]
-_RELATIVE_FILE = [
-    _BLANK,
-    _Pattern(
-        "bad_file",
-        f"^{_SEGMENT}(?:{_SEP}{_SEGMENT})*{_END}",
-        "must be a relative path inside the install folder: no leading separator, no ':', "
-        "no empty or '..' segment",
-    ),
-    _device_segment(stripped=False),
-]
-_KEY_NAME = [
-    _Pattern(
-        "bad_key_name",
-        "^[A-Za-z0-9_.-]+" + _END,
-        "must be a simple key name of letters, digits, '_', '.' or '-'",
-    )
-]
-_ENDPOINT_MESSAGE = (
-    "must be a plain absolute path such as '/mcp': letters, digits and . _ ~ / - only, "
-    "no '..' segment, query, fragment or leading '//'"
-)
-_ENDPOINT_PATH = [
-    _Pattern("bad_endpoint_path", "^/[A-Za-z0-9._~/-]*" + _END, _ENDPOINT_MESSAGE),
-    _Pattern("bad_endpoint_path", "^(?!//)", _ENDPOINT_MESSAGE),
-    _Pattern("bad_endpoint_path", f"^(?!{_ANY}/\\.\\.(?:/|{_END}))", _ENDPOINT_MESSAGE),
-]
-_MIN_VERSION = [
-    _Pattern(
-        "bad_version",
-        r"^[0-9]{1,9}(?:\.[0-9]{1,9})*" + _END,
-        "must be a dotted numeric version such as '2.3.0', each part at most 9 digits",
-    )
-]
-_SERVER_NAME = [_BLANK]
-
-
-def _with_patterns(schema: JsonSchemaValue, patterns: Iterable[_Pattern]) -> JsonSchemaValue:
+def _with_patterns(schema: JsonSchemaValue, patterns: Iterable[TextRule]) -> JsonSchemaValue:
     """Add string rules to a schema: one ``allOf`` entry each, so an editor names the one broken."""
-    entries = [pattern.schema() for pattern in patterns]
+    entries = [_pattern_schema(pattern) for pattern in patterns]
     schema.setdefault("allOf", []).extend(entries)
     return schema
 
 
-def _path_schema(os_family: OsFamily, *, star: bool, examples: Sequence[str]) -> JsonSchemaValue:
+def _path_schema(os_family: OsFamily, examples: Sequence[str]) -> JsonSchemaValue:
     """A path string of one OS block (its rules are told by the key that holds it)."""
     schema: JsonSchemaValue = {"type": "string", "examples": list(examples)}
-    return _with_patterns(schema, _path_patterns(os_family, star=star))
+    return _with_patterns(schema, LOCATION_PATHS[os_family].rules)
 
 
 # --- the editor conventions: one place for what every key, value and rule carries ----------------
@@ -499,8 +353,6 @@ def _variant_example(model: type[KindVariant]) -> dict[str, object]:
         key = field.alias or name
         if field.is_required() and key != "kind":
             examples = field.examples
-            if issubclass(model, ServerJsonLiveness) and key == "path":
-                examples = list(_RUNTIME_FILE_EXAMPLES[model.OS_FAMILY])
             if not examples:
                 raise LookupError(f"{model.__name__}.{key} needs examples for the JSON Schema")
             example[key] = examples[0]
@@ -561,6 +413,16 @@ class _Generator(GenerateJsonSchema):
         """Keep a key's description beside its ``$ref`` even when the definition says the same."""
         return json_schema
 
+    def model_schema(self, schema: core_schema.ModelSchema) -> JsonSchemaValue:
+        """A path location is a bare string: the path rules of its OS block, with examples."""
+        model = schema["cls"]
+        if issubclass(model, PathLocation):
+            os_family = model.OS_FAMILY
+            path = _path_schema(os_family, examples=_PATH_EXAMPLES[os_family])
+            path["$comment"] = _plain(f"{model.__doc__} {PathLocation.__doc__}")
+            return path
+        return super().model_schema(schema)
+
     def nullable_schema(self, schema: core_schema.NullableSchema) -> JsonSchemaValue:
         """``X | None``: the schema of X; every optional key accepts null, see ``_slot``."""
         return self.generate_inner(schema["schema"])
@@ -604,11 +466,6 @@ class _Generator(GenerateJsonSchema):
     def _mapping(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
         """``FrozenModel``'s mapping check: optional keys accept null; a path is a bare string."""
         model = cast("type[FrozenModel]", function.__self__)
-        if issubclass(model, PathLocation):
-            os_family = model.OS_FAMILY
-            path = _path_schema(os_family, star=True, examples=_PATH_EXAMPLES[os_family])
-            path["$comment"] = _plain(f"{model.__doc__} {PathLocation.__doc__}")
-            return path
         self._frames.append((model, []))
         generated = self._inner(schema)
         _, pending = self._frames.pop()
@@ -756,10 +613,9 @@ class _Generator(GenerateJsonSchema):
         return {_TYPED: True, "allOf": [_refuse(MIN_OS_VERSION_LINUX)]}
 
     def _text_rules(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
-        """``TextRules.check``: the very patterns the parser checks, in the same order."""
+        """``TextRules.check``: the rules' patterns, in the order the parser checks them."""
         text_rules = cast("TextRules", function.__self__)
-        patterns = [_Pattern(rule.code, rule.pattern, rule.message) for rule in text_rules.rules]
-        return _with_patterns(self._inner(schema), patterns)
+        return _with_patterns(self._inner(schema), text_rules.rules)
 
     def _presence(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
         """``_check_presence``: a location kind must find what the block's ``presence`` says."""
@@ -800,14 +656,6 @@ class _Generator(GenerateJsonSchema):
                     },
                 }
             )
-        return generated
-
-    def _runtime_file(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
-        """``ServerJsonLiveness._path_rules``: a location path of the variant's OS, no ``*``."""
-        model = cast("type[ServerJsonLiveness]", function.__self__)
-        os_family = model.OS_FAMILY
-        generated = _with_patterns(self._inner(schema), _path_patterns(os_family, star=False))
-        generated["examples"] = list(_RUNTIME_FILE_EXAMPLES[os_family])
         return generated
 
     def _at_least_one_os(self, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
@@ -928,15 +776,6 @@ class _Generator(GenerateJsonSchema):
         return generated
 
 
-def _strings(patterns: Sequence[_Pattern]) -> _Rule:
-    """The rule of a string check: its patterns, added to the string schema."""
-
-    def rule(generator: _Generator, schema: _FunctionSchema, function: Any) -> JsonSchemaValue:
-        return _with_patterns(generator._inner(schema), patterns)
-
-    return rule
-
-
 _RULES: dict[CodeType, _Rule] = {
     _code_of(FrozenModel._validate_mapping): _Generator._mapping,
     _code_of(Declaration._carry_name): _Generator._same,
@@ -949,20 +788,10 @@ _RULES: dict[CodeType, _Rule] = {
     _code_of(_no_os_version_on_linux): _Generator._refused,
     _code_of(TextRules.check): _Generator._text_rules,
     _code_of(_check_presence): _Generator._presence,
-    _code_of(ServerJsonLiveness._path_rules): _Generator._runtime_file,
     _code_of(AppBlock._at_least_one): _Generator._at_least_one_os,
     _code_of(_minimum_needs_app): _Generator._minimum_needs_app,
     _code_of(RequiresWithApp._cross_check): _Generator._cross_check,
 }
-for _function, _patterns in (
-    (rules.bare_name, _BARE_NAME),
-    (rules.relative_file, _RELATIVE_FILE),
-    (rules.non_blank, [_BLANK]),
-    (rules.key_name, _KEY_NAME),
-    (rules.endpoint_path, _ENDPOINT_PATH),
-    (_min_version_form, _MIN_VERSION),
-):
-    _RULES[_code_of(_function)] = _strings(_patterns)
 
 
 # --- from generated definitions to a schema document ------------------------------------------
@@ -1124,7 +953,7 @@ def _document(dialect: Dialect, single: bool) -> JsonSchemaValue:
         )
         document.update(_type_check(["object"], TOP_LEVEL_MESSAGE))
         document["propertyNames"] = _with_patterns(
-            {"description": "The configured server name."}, _SERVER_NAME
+            {"description": "The configured server name."}, NON_BLANK.rules
         )
         document["additionalProperties"] = {
             "$ref": reference,

@@ -19,10 +19,14 @@ VersionKey = tuple[tuple[int, str], ...]
 """A found version in comparable form: per segment (digit count, digits), trailing zeros dropped."""
 
 
+MIN_VERSION_FORM = "must be a dotted numeric version such as '2.3.0'"
+"""What is said of a ``min_version`` that is not dotted numeric."""
+
+
 def min_version_problem(text: str) -> str | None:
     """Say what is wrong with a ``min_version`` string, or return None when it is well formed."""
     if not _MIN_VERSION.fullmatch(text):
-        return "must be a dotted numeric version such as '2.3.0'"
+        return MIN_VERSION_FORM
     if any(len(part) > MAX_PART_DIGITS for part in text.split(".")):
         return f"each part must have at most {MAX_PART_DIGITS} digits"
     return None

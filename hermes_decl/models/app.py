@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import AfterValidator, BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from hermes_decl._text import choices
 from hermes_decl.models import text_rules
@@ -79,7 +79,7 @@ LINUX_MIN_OS_VERSION_HELP = (
     "Not accepted under app.linux: Linux distributions share no OS version to compare against."
 )
 
-MinOsVersion = Annotated[str, AfterValidator(text_rules.MIN_OS_VERSION.check)]
+MinOsVersion = Annotated[str, text_rules.MIN_OS_VERSION]
 
 
 MIN_OS_VERSION_LINUX = (
@@ -241,7 +241,7 @@ class AppBlock(FrozenModel):
     win32: Win32AppDef | None = Field(default=None, description="The application on Windows.")
     darwin: DarwinAppDef | None = Field(default=None, description="The application on macOS.")
     linux: LinuxAppDef | None = Field(default=None, description="The application on Linux.")
-    display_name: Annotated[str, AfterValidator(text_rules.DISPLAY_NAME.check)] | None = Field(
+    display_name: Annotated[str, text_rules.DISPLAY_NAME] | None = Field(
         default=None, description=DISPLAY_NAME_HELP, examples=["Vendor Studio"]
     )
 

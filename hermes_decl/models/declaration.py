@@ -4,23 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import (
-    AfterValidator,
-    Field,
-    ModelWrapValidatorHandler,
-    ValidationInfo,
-    model_validator,
-)
+from pydantic import Field, ModelWrapValidatorHandler, ValidationInfo, model_validator
 
-from hermes_decl.models import rules
 from hermes_decl.models.app import APP_ID_CONTEXT_KEY, AppDef
+from hermes_decl.models.path_rules import NON_BLANK
 from hermes_decl.models.requires import RequiresWithApp
 
 
 class Declaration(RequiresWithApp):
     """One server's application declaration, validated and frozen."""
 
-    name: Annotated[str, AfterValidator(rules.non_blank)] = Field(
+    name: Annotated[str, NON_BLANK] = Field(
         description="The configured server name; carried on each AppDef as app_id."
     )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Union
 
-from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag
+from pydantic import BeforeValidator, Discriminator, Field, Tag
 
 from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models import text_rules
@@ -63,7 +63,7 @@ class WingetHint(InstallHint):
     INSTALL: ClassVar[str | None] = "winget install --exact --id {winget}"
     UPDATE: ClassVar[str | None] = "winget upgrade --exact --id {winget}"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("win32",)
-    winget: Annotated[str, AfterValidator(text_rules.WINGET_ID.check)] = Field(
+    winget: Annotated[str, text_rules.WINGET_ID] = Field(
         description="The winget package identifier (Publisher.Package).",
         examples=["Vendor.Studio"],
     )
@@ -76,7 +76,7 @@ class BrewCaskHint(InstallHint):
     INSTALL: ClassVar[str | None] = "brew install --cask {brew_cask}"
     UPDATE: ClassVar[str | None] = "brew upgrade --cask {brew_cask}"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("darwin",)
-    brew_cask: Annotated[str, AfterValidator(text_rules.CASK_TOKEN.check)] = Field(
+    brew_cask: Annotated[str, text_rules.CASK_TOKEN] = Field(
         description="The cask token, optionally after 'user/tap/'.",
         examples=["vendor-studio"],
     )
@@ -89,7 +89,7 @@ class BrewHint(InstallHint):
     INSTALL: ClassVar[str | None] = "brew install {brew}"
     UPDATE: ClassVar[str | None] = "brew upgrade {brew}"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("darwin", "linux")
-    brew: Annotated[str, AfterValidator(text_rules.FORMULA.check)] = Field(
+    brew: Annotated[str, text_rules.FORMULA] = Field(
         description="The formula name, optionally after 'user/tap/'.",
         examples=["vendor-cli"],
     )
@@ -102,11 +102,11 @@ class FlatpakHint(InstallHint):
     INSTALL: ClassVar[str | None] = "flatpak install {remote} {flatpak}"
     UPDATE: ClassVar[str | None] = "flatpak update {flatpak}"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("linux",)
-    flatpak: Annotated[str, AfterValidator(text_rules.FLATPAK_APP_ID.check)] = Field(
+    flatpak: Annotated[str, text_rules.FLATPAK_APP_ID] = Field(
         description="The Flatpak application id (reverse DNS).",
         examples=["com.vendor.Studio"],
     )
-    remote: Annotated[str, AfterValidator(text_rules.FLATPAK_REMOTE.check)] = Field(
+    remote: Annotated[str, text_rules.FLATPAK_REMOTE] = Field(
         default=DEFAULT_FLATPAK_REMOTE,
         description="The remote that serves the application; default flathub.",
         examples=["flathub"],
@@ -120,7 +120,7 @@ class SnapHint(InstallHint):
     INSTALL: ClassVar[str | None] = "snap install {snap}"
     UPDATE: ClassVar[str | None] = "snap refresh {snap}"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = ("linux",)
-    snap: Annotated[str, AfterValidator(text_rules.SNAP_NAME.check)] = Field(
+    snap: Annotated[str, text_rules.SNAP_NAME] = Field(
         description="The Snap name.", examples=["vendor-studio"]
     )
 
@@ -130,7 +130,7 @@ class UrlHint(InstallHint):
 
     KEY: ClassVar[str] = "url"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = OS_FAMILIES
-    url: Annotated[str, AfterValidator(text_rules.HTTPS_URL.check)] = Field(
+    url: Annotated[str, text_rules.HTTPS_URL] = Field(
         description="The download page: an https URL without a user name or password.",
         examples=["https://vendor.example/studio/download"],
     )

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Union
+from typing import Annotated, Any, ClassVar, Protocol, Union
 
-from pydantic import BeforeValidator, Discriminator, Tag, ValidationError
+from pydantic import BaseModel, BeforeValidator, Discriminator, Tag, ValidationError
 from pydantic_core import InitErrorDetails
 
 from hermes_decl._text import choices, did_you_mean
@@ -24,6 +24,12 @@ class KindVariant(FrozenModel):
 
     KIND: ClassVar[str]
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = OS_FAMILIES
+
+
+class StringVariant(Protocol):
+    """The union member a plain string stands for (a path location), tagged with its ``KIND``."""
+
+    KIND: ClassVar[str]
 
 
 def _valid_os_text(variant: type[KindVariant]) -> str:
@@ -54,7 +60,7 @@ class KindUnion:
     variants: tuple[type[KindVariant], ...]
     every_variant: tuple[type[KindVariant], ...]
     default_kind: str | None
-    string_variant: type[KindVariant] | None
+    string_variant: type[StringVariant] | None
     wrong_os_at_kind: bool
 
     @property
@@ -111,7 +117,7 @@ def kind_union(
     variants: Sequence[type[KindVariant]],
     *,
     default_kind: str | None,
-    string_variant: type[KindVariant] | None = None,
+    string_variant: type[StringVariant] | None = None,
     wrong_os_at_kind: bool = False,
 ) -> Any:
     """The union type of ``variants`` valid under ``os_family``, with its ``KindUnion`` check."""
@@ -126,8 +132,9 @@ def kind_union(
         if type(value) is dict or isinstance(value, Mapping):
             kind = value.get("kind", default_kind)
             return default_kind if kind is None else kind
-        if isinstance(value, KindVariant):  # serialising a validated model
-            return value.KIND
+        if isinstance(value, BaseModel):  # serialising a validated model
+            tag: str | None = getattr(value, "KIND", None)
+            return tag
         return None
 
     members = tuple(Annotated[variant, Tag(variant.KIND)] for variant in here)

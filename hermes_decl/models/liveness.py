@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import AfterValidator, Field, field_validator
+from pydantic import Field
 
-from hermes_decl.models import rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily
 from hermes_decl.models.kinds import KindVariant
+from hermes_decl.models.path_rules import ENDPOINT_PATH, KEY_NAME, RUNTIME_FILES
 
-KeyName = Annotated[str, AfterValidator(rules.key_name)]
+KeyName = Annotated[str, KEY_NAME]
 
 DEFAULT_PID_KEY = "pid"
 DEFAULT_URL_KEY = "http"
 DEFAULT_TOKEN_KEY = "token"
 DEFAULT_ENDPOINT_PATH = "/mcp"
+RUNTIME_FILE_HELP = "The runtime file: the rules of a location path under this OS, without '*'."
 
 
 class NoLiveness(KindVariant):
@@ -56,39 +57,42 @@ class ServerJsonLiveness(KindVariant):
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = OS_FAMILIES
     OS_FAMILY: ClassVar[OsFamily]
     kind: Literal["server_json"] = Field(description="Read the endpoint from a JSON runtime file.")
-    path: str = Field(
-        description="The runtime file: the rules of a location path under this OS, without '*'."
-    )
+    path: str = Field(description=RUNTIME_FILE_HELP)
     pid_key: KeyName = Field(default=DEFAULT_PID_KEY, description="The key holding the process id.")
     url_key: KeyName = Field(default=DEFAULT_URL_KEY, description="The key holding the server URL.")
     token_key: KeyName = Field(default=DEFAULT_TOKEN_KEY, description="The key holding the token.")
-    endpoint_path: Annotated[str, AfterValidator(rules.endpoint_path)] = Field(
+    endpoint_path: Annotated[str, ENDPOINT_PATH] = Field(
         default=DEFAULT_ENDPOINT_PATH,
         description="The path used for MCP initialize; the runtime file's own path is ignored.",
     )
-
-    @field_validator("path")
-    @classmethod
-    def _path_rules(cls, value: str) -> str:
-        return rules.location_path(value, cls.OS_FAMILY, allow_star=False)
 
 
 class Win32ServerJsonLiveness(ServerJsonLiveness):
     """A runtime file under ``app.win32``."""
 
     OS_FAMILY: ClassVar[OsFamily] = "win32"
+    path: Annotated[str, RUNTIME_FILES["win32"]] = Field(
+        description=RUNTIME_FILE_HELP, examples=["%LOCALAPPDATA%/Vendor/McpServer/server.json"]
+    )
 
 
 class DarwinServerJsonLiveness(ServerJsonLiveness):
     """A runtime file under ``app.darwin``."""
 
     OS_FAMILY: ClassVar[OsFamily] = "darwin"
+    path: Annotated[str, RUNTIME_FILES["darwin"]] = Field(
+        description=RUNTIME_FILE_HELP,
+        examples=["~/Library/Application Support/Vendor/server.json"],
+    )
 
 
 class LinuxServerJsonLiveness(ServerJsonLiveness):
     """A runtime file under ``app.linux``."""
 
     OS_FAMILY: ClassVar[OsFamily] = "linux"
+    path: Annotated[str, RUNTIME_FILES["linux"]] = Field(
+        description=RUNTIME_FILE_HELP, examples=["$XDG_RUNTIME_DIR/vendor/server.json"]
+    )
 
 
 _OBSERVING_NOTHING = (NoLiveness, StaticLiveness, InteractiveSessionLiveness)

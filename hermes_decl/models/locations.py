@@ -9,54 +9,54 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, model_serializer
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, RootModel, ValidationInfo
 
-from hermes_decl.models import rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence, fail
 from hermes_decl.models.kinds import KindVariant, kind_union
+from hermes_decl.models.path_rules import BARE_NAME, LOCATION_PATHS, RELATIVE_FILE
 
-BareName = Annotated[str, AfterValidator(rules.bare_name)]
-RelativeFile = Annotated[str, AfterValidator(rules.relative_file)]
+BareName = Annotated[str, BARE_NAME]
+RelativeFile = Annotated[str, RELATIVE_FILE]
 
 
-class PathLocation(KindVariant):
+class PathLocation(RootModel[str]):
     """A path string, stored stripped and unexpanded; ``*`` matches text within one segment."""
+
+    model_config = ConfigDict(frozen=True, strict=True)
 
     KIND: ClassVar[str] = "path"
     OS_FAMILY: ClassVar[OsFamily]
-    kind: Literal["path"] = Field(
-        default="path", description="Always 'path'; written as a bare string."
-    )
-    path: str = Field(description="The path, stripped of surrounding whitespace, not expanded.")
 
-    @classmethod
-    def _prepare_input(cls, data: object) -> object:
-        if isinstance(data, str):
-            return {"path": rules.location_path(data, cls.OS_FAMILY)}
-        return data
+    @property
+    def path(self) -> str:
+        """The path, stripped of surrounding whitespace, not expanded."""
+        return self.root
 
-    @model_serializer
-    def _as_written(self) -> str:
-        """A path location is written back as the bare string a declaration uses."""
-        return self.path
+    @property
+    def kind(self) -> Literal["path"]:
+        """Always 'path': the kind a trace names this location by."""
+        return "path"
 
 
 class Win32PathLocation(PathLocation):
     """A path under ``app.win32``: a drive root, ``~``, ``%VAR%`` or ``$VAR`` first."""
 
     OS_FAMILY: ClassVar[OsFamily] = "win32"
+    root: Annotated[str, LOCATION_PATHS["win32"]]
 
 
 class DarwinPathLocation(PathLocation):
     """A path under ``app.darwin``: ``/``, ``~`` or ``$VAR`` first."""
 
     OS_FAMILY: ClassVar[OsFamily] = "darwin"
+    root: Annotated[str, LOCATION_PATHS["darwin"]]
 
 
 class LinuxPathLocation(PathLocation):
     """A path under ``app.linux``: ``/``, ``~`` or ``$VAR`` first."""
 
     OS_FAMILY: ClassVar[OsFamily] = "linux"
+    root: Annotated[str, LOCATION_PATHS["linux"]]
 
 
 PATH_LOCATIONS: dict[OsFamily, type[PathLocation]] = {

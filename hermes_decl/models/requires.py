@@ -12,7 +12,7 @@ from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models.app import AppBlock, one_of
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import Loc, Meanings, fail, fail_at, problem
-from hermes_decl.versions import min_version_problem
+from hermes_decl.models.path_rules import MIN_VERSION
 
 Arch = Literal["x86_64", "arm64"]
 ARCHES: tuple[Arch, ...] = ("x86_64", "arm64")
@@ -50,13 +50,6 @@ def no_version_source_message(lacking: Sequence[str]) -> str:
     """What is said of ``min_version`` when OS blocks have no version source."""
     blocks = " and ".join(f"app.{os_family}" for os_family in lacking)
     return f"needs a version source: set version.kind in {blocks}"
-
-
-def _min_version_form(value: str) -> str:
-    wrong = min_version_problem(value)
-    if wrong is not None:
-        fail("bad_version", wrong, value)
-    return value
 
 
 def _minimum_needs_app(value: str, info: ValidationInfo) -> str:
@@ -113,9 +106,7 @@ class Requires(FrozenModel):
     app: bool = Field(
         default=False, description="Offer the server only where the application is present."
     )
-    min_version: (
-        Annotated[str, AfterValidator(_min_version_form), AfterValidator(_minimum_needs_app)] | None
-    ) = Field(
+    min_version: Annotated[str, MIN_VERSION, AfterValidator(_minimum_needs_app)] | None = Field(
         default=None,
         description="The lowest acceptable version, dotted numeric such as '2.3.0'.",
         examples=["2.3.0"],

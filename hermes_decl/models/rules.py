@@ -33,6 +33,29 @@ DEVICE_SEGMENT_MESSAGE = (
     "LPT0-LPT9, CONIN$ or CONOUT$, in any case, with any extension)"
 )
 
+# What each rule says when it is broken: the checks below report these, and
+# ``hermes_decl.models.path_rules`` gives editors the same words beside each pattern.
+BLANK = "must not be blank"
+PATH_NUL = "must not contain a NUL character"
+PATH_NETWORK = "must not start with two separators: UNC, device and network paths are not allowed"
+PATH_URL = "must be a file path, not a URL"
+PATH_PARENT = "must not contain a '..' segment"
+PATH_DOUBLE_STAR = "must not contain '**'; '*' matches text within one folder"
+PATH_STAR = "must not contain '*'"
+WINDOWS_NOT_ROOTED = "must start at a drive root (C:\\ or C:/), or with ~, %VAR% or $VAR"
+POSIX_NOT_ROOTED = "must start with /, ~ or $VAR"
+WINDOWS_VARIABLE = "%VAR% is a Windows form; under app.{os_family} start with /, ~ or $VAR"
+BAD_NAME = "must be a bare name without '/', '\\' or ':', and not '..'"
+BAD_FILE = (
+    "must be a relative path inside the install folder: no leading separator, no ':', "
+    "no empty or '..' segment"
+)
+BAD_KEY_NAME = "must be a simple key name of letters, digits, '_', '.' or '-'"
+BAD_ENDPOINT_PATH = (
+    "must be a plain absolute path such as '/mcp': letters, digits and . _ ~ / - only, "
+    "no '..' segment, query, fragment or leading '//'"
+)
+
 
 def _has_url_scheme(text: str) -> bool:
     """Whether ``scheme://`` occurs anywhere; linear, unlike a regex search on hostile input."""
@@ -102,55 +125,43 @@ def location_path(raw: str, os_family: OsFamily, *, allow_star: bool = True) -> 
     """Check a path string against the rules for its OS block and return it stripped."""
     text = raw.strip()
     if not text:
-        fail("blank", "must not be blank", raw)
+        fail("blank", BLANK, raw)
     if "\x00" in text:
-        fail("path_nul", "must not contain a NUL character", text)
+        fail("path_nul", PATH_NUL, text)
     if _DOUBLE_SEPARATOR_START.match(text):
-        fail(
-            "path_network",
-            "must not start with two separators: UNC, device and network paths are not allowed",
-            text,
-        )
+        fail("path_network", PATH_NETWORK, text)
     if _has_url_scheme(text):
-        fail("path_url", "must be a file path, not a URL", text)
+        fail("path_url", PATH_URL, text)
     if has_parent_segment(text, os_family):
-        fail("path_parent", "must not contain a '..' segment", text)
+        fail("path_parent", PATH_PARENT, text)
     if "**" in text:
-        fail("path_double_star", "must not contain '**'; '*' matches text within one folder", text)
+        fail("path_double_star", PATH_DOUBLE_STAR, text)
     if not allow_star and "*" in text:
-        fail("path_star", "must not contain '*'", text)
+        fail("path_star", PATH_STAR, text)
     if os_family == "win32" and (device := device_segment(text)) is not None:
         fail("path_device", DEVICE_SEGMENT_MESSAGE, text, hint=_names_device(device))
     if not _is_rooted(text, os_family):
         if os_family == "win32":
-            fail(
-                "path_not_rooted",
-                "must start at a drive root (C:\\ or C:/), or with ~, %VAR% or $VAR",
-                text,
-            )
+            fail("path_not_rooted", WINDOWS_NOT_ROOTED, text)
         if _WINDOWS_VARIABLE.match(text):
-            fail(
-                "path_windows_variable",
-                f"%VAR% is a Windows form; under app.{os_family} start with /, ~ or $VAR",
-                text,
-            )
-        fail("path_not_rooted", "must start with /, ~ or $VAR", text)
+            fail("path_windows_variable", WINDOWS_VARIABLE.format(os_family=os_family), text)
+        fail("path_not_rooted", POSIX_NOT_ROOTED, text)
     return text
 
 
 def bare_name(raw: str) -> str:
     """Check the name a location kind looks for: non-blank, no separator, no ':', not '..'."""
     if not raw.strip():
-        fail("blank", "must not be blank", raw)
+        fail("blank", BLANK, raw)
     if "\x00" in raw or _SEPARATORS.search(raw) or ":" in raw or raw.strip() == "..":
-        fail("bad_name", "must be a bare name without '/', '\\' or ':', and not '..'", raw)
+        fail("bad_name", BAD_NAME, raw)
     return raw
 
 
 def relative_file(raw: str) -> str:
     """Check a path relative to an install folder: no root, drive, stream, empty or '..' segment."""
     if not raw.strip():
-        fail("blank", "must not be blank", raw)
+        fail("blank", BLANK, raw)
     segments = _SEPARATORS.split(raw)
     if (
         "\x00" in raw
@@ -159,12 +170,7 @@ def relative_file(raw: str) -> str:
         or any(segment == "" for segment in segments)
         or has_parent_segment(raw, "win32")
     ):
-        fail(
-            "bad_file",
-            "must be a relative path inside the install folder: no leading separator, "
-            "no ':', no empty or '..' segment",
-            raw,
-        )
+        fail("bad_file", BAD_FILE, raw)
     if (device := device_segment(raw)) is not None:
         fail("path_device", DEVICE_SEGMENT_MESSAGE, raw, hint=_names_device(device))
     return raw
@@ -177,24 +183,19 @@ def _names_device(segment: str) -> str:
 def non_blank(raw: str) -> str:
     """Check that a free-text value has something in it."""
     if not raw.strip():
-        fail("blank", "must not be blank", raw)
+        fail("blank", BLANK, raw)
     return raw
 
 
 def key_name(raw: str) -> str:
     """Check a key of the runtime file: letters, digits, '_', '.' and '-' only."""
     if not _KEY_NAME.fullmatch(raw):
-        fail("bad_key_name", "must be a simple key name of letters, digits, '_', '.' or '-'", raw)
+        fail("bad_key_name", BAD_KEY_NAME, raw)
     return raw
 
 
 def endpoint_path(raw: str) -> str:
     """Check the MCP endpoint path: a plain absolute path, nothing that could change the host."""
     if not _ENDPOINT_PATH.fullmatch(raw) or raw.startswith("//") or ".." in raw.split("/"):
-        fail(
-            "bad_endpoint_path",
-            "must be a plain absolute path such as '/mcp': letters, digits and . _ ~ / - only, "
-            "no '..' segment, query, fragment or leading '//'",
-            raw,
-        )
+        fail("bad_endpoint_path", BAD_ENDPOINT_PATH, raw)
     return raw

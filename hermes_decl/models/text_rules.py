@@ -1,39 +1,38 @@
-"""String rules that are one pattern each, with their code and message in one place.
+"""String rules, each written once: what a valid value is, and what is said when it is not.
 
-A ``TextRule`` is a pattern that a valid string matches, the stable code of the issue when it does
-not, and the message an author reads. The models check strings with them (``TextRules.check``) and
-the JSON Schema states the very same patterns, so the parser and an editor cannot disagree.
+A ``TextRules`` holds, for one kind of string value:
 
-Patterns are written for Python's ``re`` and ECMA-262 alike: anchored with ``^``, ended with
-``(?![\\s\\S])`` rather than ``$`` (which Python also matches before a final newline), no
+- its rules, in order: each a ``TextRule`` with a pattern, the stable code of the issue when a
+  value does not match and the message an author reads. The JSON Schema states these very
+  patterns, so that an editor names the same rule the parser does; unless the rules are given an
+  ``explain`` check, the parser checks them too, the first one broken being reported;
+- ``accept``: one pattern that the values keeping every rule match, written without lookaround so
+  that pydantic-core's Rust regex engine runs it; it is how a valid declaration is validated
+  without a Python call. The tests prove that it and the rules agree.
+
+The rules' patterns are written for Python's ``re`` and ECMA-262 alike: anchored with ``^``, ended
+with ``(?![\\s\\S])`` rather than ``$`` (which Python also matches before a final newline), no
 lookbehind, only syntax characters escaped, and each runs in time linear in its input.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import CoreSchema, core_schema
 
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, fail
 
-
-def _space_class_body() -> str:
-    """The characters ``str.strip()`` removes (``str.isspace``; all are in the BMP), as a class."""
-    codes = [code for code in range(0x10000) if chr(code).isspace()]
-    runs: list[list[int]] = []
-    for code in codes:
-        if runs and runs[-1][1] == code - 1:
-            runs[-1][1] = code
-        else:
-            runs.append([code, code])
-    return "".join(
-        f"\\u{first:04x}" if first == last else f"\\u{first:04x}-\\u{last:04x}"
-        for first, last in runs
-    )
-
-
-SPACE_CLASS = _space_class_body()
-"""The body of a character class of every character ``str.strip()`` removes."""
+SPACE_CLASS = (
+    r"\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028-\u2029\u202f\u205f\u3000"
+)
+"""The body of a character class of every character ``str.strip()`` removes (``str.isspace``;
+all are in the Basic Multilingual Plane). A test derives it from ``str.isspace`` again."""
 
 CONTROL_CLASS = r"\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 """The body of a class of control characters: C0, DEL, C1, line and paragraph separators, and
@@ -50,26 +49,67 @@ class TextRule:
     code: str
     pattern: str
     message: str
-    compiled: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.code in BUILTIN_ERROR_TYPES:
             raise ValueError(f"{self.code!r} is one of Pydantic's error types, not a code of ours")
-        object.__setattr__(self, "compiled", re.compile(self.pattern))
+
+    @functools.cached_property
+    def compiled(self) -> re.Pattern[str]:
+        """The pattern compiled for Python, on first use: most rules never explain a refusal."""
+        return re.compile(self.pattern)
+
+
+@dataclass(frozen=True)
+class Accept:
+    """What the fast validator accepts for a string: one lookaround-free pattern, length bounds.
+
+    With ``strip`` the value is judged, and kept, without its surrounding whitespace (the rule
+    stores it stripped); Rust's ``trim`` removes what ``str.strip`` does except the information
+    separators (U+001C-U+001F), which such a pattern therefore never accepts.
+    """
+
+    pattern: str
+    min_length: int | None = None
+    max_length: int | None = None
+    strip: bool = False
+
+    def core_schema(self) -> CoreSchema:
+        """The pydantic-core schema that accepts exactly the values this pattern allows."""
+        return core_schema.str_schema(
+            pattern=self.pattern,
+            min_length=self.min_length,
+            max_length=self.max_length,
+            strip_whitespace=self.strip or None,
+            strict=True,
+        )
 
 
 @dataclass(frozen=True)
 class TextRules:
-    """The rules of one string field, checked in order; the first one broken is reported."""
+    """The rules of one string field, checked in order; the first one broken is reported.
+
+    ``explain``, when given, is the check that reports a refusal instead of the rules (a path
+    rule needs more than patterns: a linear scan for URLs, the device a segment names).
+    """
 
     rules: tuple[TextRule, ...]
+    accept: Accept
+    explain: Callable[[str], str] | None = None
 
     def check(self, value: str) -> str:
-        """Return ``value`` when it keeps every rule; raise the first broken rule's problem."""
+        """Return the value to keep (a path stripped); raise the first broken rule's problem."""
+        if self.explain is not None:
+            return self.explain(value)
         for rule in self.rules:
             if rule.compiled.match(value) is None:
                 fail(rule.code, rule.message, value)
         return value
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return core_schema.no_info_after_validator_function(self.check, handler(source))
 
 
 def _at_most(count: int, message: str) -> TextRule:
@@ -94,11 +134,18 @@ DISPLAY_NAME = TextRules(
             "must not start or end with whitespace",
         ),
         _at_most(DISPLAY_NAME_MAX, f"must be at most {DISPLAY_NAME_MAX} characters long"),
-    )
+    ),
+    Accept(
+        f"^[^{SPACE_CLASS}{CONTROL_CLASS}](?:[^{CONTROL_CLASS}]*[^{SPACE_CLASS}{CONTROL_CLASS}])?$",
+        max_length=DISPLAY_NAME_MAX,
+    ),
 )
 
 
 # --- app.<os>.min_os_version --------------------------------------------------------------------
+
+DOTTED_VERSION = r"^[0-9]{1,9}(?:\.[0-9]{1,9})*$"
+"""A dotted numeric version, each part at most 9 digits, as the fast validator matches it."""
 
 MIN_OS_VERSION = TextRules(
     (
@@ -108,7 +155,8 @@ MIN_OS_VERSION = TextRules(
             "must be a dotted numeric version such as '13.0' or '10.0.19041', "
             "each part at most 9 digits",
         ),
-    )
+    ),
+    Accept(DOTTED_VERSION),
 )
 
 
@@ -124,7 +172,9 @@ WINGET_ID = TextRules(
             "dot-separated parts of letters, digits, '_', '+' or '-' (at most 32 each, 128 in "
             "all), not starting with '-'",
         ),
-    )
+    ),
+    # The first part, which does not start with '-', then one to seven more.
+    Accept(rf"^[A-Za-z0-9_+][A-Za-z0-9_+-]{{0,31}}(?:\.{_WINGET_SEGMENT}){{1,7}}$", max_length=128),
 )
 
 _TAP = "(?:[A-Za-z0-9][A-Za-z0-9_-]*/[A-Za-z0-9][A-Za-z0-9_-]*/)?"
@@ -139,7 +189,8 @@ CASK_TOKEN = TextRules(
             "lowercase letters, digits, '-' and '_', an optional '@' suffix, optionally after "
             "'user/tap/'; at most 128 characters",
         ),
-    )
+    ),
+    Accept(rf"^{_TAP}[a-z0-9][a-z0-9_-]*(?:@[a-z0-9][a-z0-9._-]*)?$", max_length=128),
 )
 
 FORMULA = TextRules(
@@ -151,7 +202,8 @@ FORMULA = TextRules(
             "letters, digits and '+', '-', '_', '.', '@', optionally after 'user/tap/'; "
             "at most 128 characters",
         ),
-    )
+    ),
+    Accept(rf"^{_TAP}[a-z0-9][a-z0-9+_.@-]*$", max_length=128),
 )
 
 _FLATPAK_SEGMENT = "[A-Za-z_][A-Za-z0-9_]*"
@@ -165,7 +217,11 @@ FLATPAK_APP_ID = TextRules(
             "dot-separated parts of letters, digits and '_', none starting with a digit, '-' "
             "only in the last part; at most 255 characters",
         ),
-    )
+    ),
+    Accept(
+        rf"^{_FLATPAK_SEGMENT}(?:\.{_FLATPAK_SEGMENT})+\.[A-Za-z_-][A-Za-z0-9_-]*$",
+        max_length=255,
+    ),
 )
 
 FLATPAK_REMOTE = TextRules(
@@ -176,7 +232,8 @@ FLATPAK_REMOTE = TextRules(
             "must be a Flatpak remote name such as 'flathub': letters, digits, '.', '_' and "
             "'-', not starting with '.' or '-'; at most 255 characters",
         ),
-    )
+    ),
+    Accept(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,254}$"),
 )
 
 SNAP_NAME = TextRules(
@@ -187,7 +244,9 @@ SNAP_NAME = TextRules(
             "must be a Snap name such as 'vendor-studio': 2 to 40 lowercase letters, digits and "
             "single hyphens, at least one letter, no hyphen first or last",
         ),
-    )
+    ),
+    # Digit-only parts, then the part with the first letter, then any parts.
+    Accept(r"^(?:[0-9]+-)*[0-9]*[a-z][a-z0-9]*(?:-[a-z0-9]+)*$", min_length=2, max_length=40),
 )
 
 URL_MAX = 2048
@@ -213,5 +272,9 @@ HTTPS_URL = TextRules(
             "must name a host (letters, digits, '-' and '.', or a bracketed IPv6 address), "
             "then an optional port, path, query and fragment",
         ),
-    )
+    ),
+    Accept(
+        rf"^https://{_HOST}(?::[0-9]{{1,5}})?(?:[/?#][^{SPACE_CLASS}{CONTROL_CLASS}\\]*)?$",
+        max_length=URL_MAX,
+    ),
 )

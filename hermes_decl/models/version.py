@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
-from hermes_decl.models import rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily
 from hermes_decl.models.kinds import KindVariant
+from hermes_decl.models.path_rules import NON_BLANK
 
 VersionKind = Literal["none", "pe_resource", "plist", "uninstall_registry"]
 
@@ -49,7 +49,7 @@ class UninstallRegistryVersion(KindVariant):
     kind: Literal["uninstall_registry"] = Field(
         description="Read DisplayVersion of the first uninstall entry whose DisplayName matches."
     )
-    display_name_prefix: Annotated[str, AfterValidator(rules.non_blank)] = Field(
+    display_name_prefix: Annotated[str, NON_BLANK] = Field(
         description="The start of the uninstall entry's DisplayName.", examples=["Vendor App"]
     )
 

@@ -1,0 +1,175 @@
+"""The string rules of paths, names, files, keys and versions, each one ``TextRules`` object.
+
+Each object says a rule once: the check that explains a refusal (``hermes_decl.models.rules``,
+linear scans with the exact wording), the patterns editors are given (ECMA-262, one per issue
+code, with the same message), and the lookaround-free pattern the fast validator accepts
+(``hermes_decl.models.fast_patterns``). The models annotate their strings with these objects;
+the JSON Schema and the fast validator read the patterns from them.
+
+The editor patterns judge the value as written: a path's surrounding whitespace is allowed where
+the parser strips it.
+"""
+
+from __future__ import annotations
+
+from hermes_decl.models import fast_patterns, rules
+from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail
+from hermes_decl.models.text_rules import (
+    DOTTED_VERSION,
+    END,
+    SPACE_CLASS,
+    Accept,
+    TextRule,
+    TextRules,
+)
+from hermes_decl.versions import MAX_PART_DIGITS, MIN_VERSION_FORM, min_version_problem
+
+_WS = f"[{SPACE_CLASS}]*"
+_ANY = r"[\s\S]*"
+_SEP = r"[\\/]"
+_POSIX_VAR = r"\$(?:[A-Za-z_]|\{[A-Za-z_][A-Za-z0-9_]*\})"
+_TILDE = r"~[^\\/]*(?:[\\/]|" + END + ")"
+_DRIVE = r"[A-Za-z]:[\\/]"
+_WINDOWS_VAR = r"%[^%=/\\]+%"
+
+BLANK_RULE = TextRule("blank", f"[^{SPACE_CLASS}]", rules.BLANK)
+"""Something besides whitespace (searched anywhere, as JSON Schema patterns are)."""
+
+
+def _parent_segment(dots: str, *, stripped: bool) -> str:
+    """A lookahead refusing a segment of ``dots`` bounded by separators or the text's ends."""
+    edge = _WS if stripped else ""
+    segment_end = f"(?:{_SEP}|{edge}{END})"
+    return f"^(?!{edge}{dots}{segment_end})(?!{_ANY}{_SEP}{dots}{segment_end})"
+
+
+_DEVICE_NAME = (
+    r"(?:[Cc][Oo][Nn](?:[Ii][Nn]\$|[Oo][Uu][Tt]\$)?|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]"
+    r"|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[0-9\u00b9\u00b2\u00b3])"
+)
+"""``rules.WINDOWS_DEVICE_NAMES`` in any case of their letters; a test checks it names them all."""
+
+
+def _device_segment(*, stripped: bool) -> TextRule:
+    """A lookahead refusing a segment Windows opens as a device (``rules.windows_device_name``)."""
+    edge = _WS if stripped else ""
+    segment = f"{_DEVICE_NAME} *(?:[.:]|{_SEP}|{edge}{END})"
+    return TextRule(
+        "path_device",
+        f"^(?!{edge}{segment})(?!{_ANY}{_SEP}{segment})",
+        rules.DEVICE_SEGMENT_MESSAGE,
+    )
+
+
+def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
+    """The rules of ``rules.location_path`` for one OS, on the unstripped string."""
+    if os_family == "win32":
+        roots = [_DRIVE, _TILDE, _POSIX_VAR, _WINDOWS_VAR]
+        rooted = rules.WINDOWS_NOT_ROOTED
+        dots = r"\.\.[. ]*"
+    else:
+        roots = ["/", _TILDE, _POSIX_VAR]
+        # One pattern for both of the parser's refusals of an unrooted path.
+        rooted = f"{rules.POSIX_NOT_ROOTED} (a leading %VAR% is a Windows form)"
+        dots = r"\.\."
+    patterns = [
+        BLANK_RULE,
+        TextRule("path_nul", r"^[^\u0000]*" + END, rules.PATH_NUL),
+        TextRule("path_network", f"^{_WS}(?![{SPACE_CLASS}]|{_SEP}{_SEP})", rules.PATH_NETWORK),
+        TextRule("path_url", f"^(?!{_ANY}[A-Za-z][A-Za-z0-9+.-]*://)", rules.PATH_URL),
+        TextRule("path_parent", _parent_segment(dots, stripped=True), rules.PATH_PARENT),
+        TextRule("path_double_star", rf"^(?!{_ANY}\*\*)", rules.PATH_DOUBLE_STAR),
+    ]
+    if not star:
+        patterns.append(TextRule("path_star", r"^[^*]*" + END, rules.PATH_STAR))
+    if os_family == "win32":
+        patterns.append(_device_segment(stripped=True))
+    patterns.append(TextRule("path_not_rooted", f"^{_WS}(?:{'|'.join(roots)})", rooted))
+    return tuple(patterns)
+
+
+def _path(os_family: OsFamily, *, star: bool) -> TextRules:
+    def explain(raw: str) -> str:
+        return rules.location_path(raw, os_family, allow_star=star)
+
+    accept = Accept(fast_patterns.location_path(os_family, star=star), strip=True)
+    return TextRules(_path_rules(os_family, star=star), accept, explain)
+
+
+LOCATION_PATHS: dict[OsFamily, TextRules] = {
+    os_family: _path(os_family, star=True) for os_family in OS_FAMILIES
+}
+"""A path in an OS block's ``location``: stored stripped, ``*`` within one segment."""
+
+RUNTIME_FILES: dict[OsFamily, TextRules] = {
+    os_family: _path(os_family, star=False) for os_family in OS_FAMILIES
+}
+"""``liveness.path``: the rules of a location path, without ``*``."""
+
+
+_SEGMENT = r"(?!\.\.[. ]*(?:[\\/]|" + END + r"))[^\\/:\u0000]+"
+
+BARE_NAME = TextRules(
+    (
+        BLANK_RULE,
+        TextRule("bad_name", r"^[^\u0000\\/:]*" + END, rules.BAD_NAME),
+        TextRule("bad_name", f"^(?!{_WS}\\.\\.{_WS}{END})", rules.BAD_NAME),
+    ),
+    Accept(fast_patterns.bare_name()),
+    rules.bare_name,
+)
+"""The name a location kind looks for (a command, a bundle, an app id, an entry's prefix)."""
+
+RELATIVE_FILE = TextRules(
+    (
+        BLANK_RULE,
+        TextRule("bad_file", f"^{_SEGMENT}(?:{_SEP}{_SEGMENT})*{END}", rules.BAD_FILE),
+        _device_segment(stripped=False),
+    ),
+    Accept(fast_patterns.relative_file()),
+    rules.relative_file,
+)
+"""A path inside an install folder (``uninstall_registry``'s ``file``)."""
+
+NON_BLANK = TextRules((BLANK_RULE,), Accept(f"[^{SPACE_CLASS}]"), rules.non_blank)
+"""Free text with something in it (the server name, a version source's entry prefix)."""
+
+KEY_NAME = TextRules(
+    (TextRule("bad_key_name", "^[A-Za-z0-9_.-]+" + END, rules.BAD_KEY_NAME),),
+    Accept("^[A-Za-z0-9_.-]+$"),
+    rules.key_name,
+)
+"""A key of the runtime file (``pid_key``, ``url_key``, ``token_key``)."""
+
+ENDPOINT_PATH = TextRules(
+    (
+        TextRule("bad_endpoint_path", "^/[A-Za-z0-9._~/-]*" + END, rules.BAD_ENDPOINT_PATH),
+        TextRule("bad_endpoint_path", "^(?!//)", rules.BAD_ENDPOINT_PATH),
+        TextRule("bad_endpoint_path", f"^(?!{_ANY}/\\.\\.(?:/|{END}))", rules.BAD_ENDPOINT_PATH),
+    ),
+    Accept(fast_patterns.endpoint_path()),
+    rules.endpoint_path,
+)
+"""``liveness.endpoint_path``: the path MCP ``initialize`` is sent to."""
+
+
+def _min_version(value: str) -> str:
+    """``requires.min_version``: dotted numeric, each part at most nine digits."""
+    wrong = min_version_problem(value)
+    if wrong is not None:
+        fail("bad_version", wrong, value)
+    return value
+
+
+MIN_VERSION = TextRules(
+    (
+        TextRule(
+            "bad_version",
+            r"^[0-9]{1,9}(?:\.[0-9]{1,9})*" + END,
+            f"{MIN_VERSION_FORM}, each part at most {MAX_PART_DIGITS} digits",
+        ),
+    ),
+    Accept(DOTTED_VERSION),
+    _min_version,
+)
+"""``requires.min_version``."""
