@@ -2,6 +2,10 @@
 
 The parser takes decoded data (YAML, JSON, dict literals) and never touches files or the host.
 Every invalid input raises ``DeclarationError`` with every problem found, and nothing else.
+
+Each input is validated first by the fast validator (``hermes_decl.models.fast``), which
+pydantic-core runs without Python but for a few cross-field rules; what it refuses is validated
+again by the models' explaining schema, whose errors say what is wrong.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 from hermes_decl.errors import DeclarationError, Issue, issues_from
 from hermes_decl.models import AppBlock, Declaration, Requires
 from hermes_decl.models.app import APP_ID_CONTEXT_KEY
+from hermes_decl.models.fast import fast_validator
 from hermes_decl.models.requires import RequiresWithApp
 from hermes_decl.registry import (
     RegistryChange,
@@ -25,8 +30,9 @@ from hermes_decl.registry import (
 )
 
 _DECLARATION = TypeAdapter(Declaration)
-_APP_BLOCK = TypeAdapter(AppBlock)
 _REQUIRES_WITH_APP = TypeAdapter(RequiresWithApp)
+_FAST_DECLARATION = fast_validator(_DECLARATION.core_schema)
+_FAST_REQUIRES_WITH_APP = fast_validator(_REQUIRES_WITH_APP.core_schema)
 
 _Model = TypeVar("_Model")
 
@@ -37,6 +43,34 @@ def _validate(
     adapter: TypeAdapter[_Model], data: dict[str, Any], *, name: str, where: str
 ) -> _Model:
     """Validate ``data``; every failure, whatever the input, becomes a ``DeclarationError``."""
+    fast = _FAST_DECLARATION if adapter is _DECLARATION else _FAST_REQUIRES_WITH_APP
+    given = {key: value for key, value in data.items() if value is not None}  # null: absent
+    try:
+        validated: _Model = fast.validate_python(given)
+    except Exception:  # refused, or a value failed while read: the explaining schema tells
+        return _explain(adapter, data, name=name, where=where)
+    app = validated.app if isinstance(validated, RequiresWithApp) else None
+    if app is not None and app is not data["app"]:  # a block built here, not one passed in
+        _carry_app_id(app, name)
+    return validated
+
+
+def _carry_app_id(app: AppBlock, name: str) -> None:
+    """Give each OS block of a new ``app`` block its declaration's name, in one shared mapping.
+
+    The explaining schema passes the name in its validation context, which the fast one does
+    not read.
+    """
+    carried = {"app_id": name}
+    for app_def in (app.win32, app.darwin, app.linux):
+        if app_def is not None:
+            object.__setattr__(app_def, "__pydantic_private__", carried)
+
+
+def _explain(
+    adapter: TypeAdapter[_Model], data: dict[str, Any], *, name: str, where: str
+) -> _Model:
+    """Validate with the explaining schema: its errors become the ``DeclarationError``."""
     try:
         return adapter.validate_python(data, context={APP_ID_CONTEXT_KEY: name})
     except ValidationError as error:

@@ -88,11 +88,24 @@ def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
     return tuple(patterns)
 
 
+def _left_to_check(os_family: OsFamily) -> str:
+    """What a path's fast pattern leaves to ``rules.location_path``: an information separator,
+    which Rust does not strip, or a ':' other than a drive's (then no URL rule is needed)."""
+    colon = ":"
+    if os_family == "win32":
+        colon = f":[\\s\\S]*:|^[{SPACE_CLASS}]*:|^[{SPACE_CLASS}]*[^:{SPACE_CLASS}][^:]+:"
+    return f"[{fast_patterns.UNSTRIPPABLE}]|{colon}"
+
+
 def _path(os_family: OsFamily, *, star: bool) -> TextRules:
     def explain(raw: str) -> str:
         return rules.location_path(raw, os_family, allow_star=star)
 
-    accept = Accept(fast_patterns.location_path(os_family, star=star), strip=True)
+    accept = Accept(
+        fast_patterns.location_path(os_family, star=star),
+        strip=True,
+        leaves=_left_to_check(os_family),
+    )
     return TextRules(_path_rules(os_family, star=star), accept, explain)
 
 

@@ -60,6 +60,9 @@ class TextRule:
         return re.compile(self.pattern)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 @dataclass(frozen=True)
 class Accept:
     """What the fast validator accepts for a string: one lookaround-free pattern, length bounds.
@@ -73,6 +76,18 @@ class Accept:
     min_length: int | None = None
     max_length: int | None = None
     strip: bool = False
+    leaves: str | None = None
+    """A Python pattern, searched: the values it finds may be valid yet are not accepted here,
+    but left to the explaining check (None: the pattern accepts every valid value)."""
+
+    def may_leave(self, value: str) -> bool:
+        """Whether the pattern may refuse ``value`` even if it is valid, leaving it to the check.
+
+        pydantic-core matches no pattern against a lone surrogate; ``leaves`` says the rest.
+        """
+        if _LONE_SURROGATE.search(value):
+            return True
+        return self.leaves is not None and re.search(self.leaves, value) is not None
 
     def core_schema(self) -> CoreSchema:
         """The pydantic-core schema that accepts exactly the values this pattern allows."""

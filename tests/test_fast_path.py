@@ -1,0 +1,242 @@
+"""The fast validator and the explaining schema agree: same verdicts, same models.
+
+The parser validates with the fast schema first and, on a refusal, with the explaining one. So
+the fast schema must never accept what the explaining one refuses, and must build the very same
+models (same classes, values, keys set and carried name). It may refuse a valid declaration only
+for the reasons its module names. Checked on every declaration of the rule tables, the fuzz seeds,
+the examples, the recorded language-1.0 calls and near-valid declarations from Hypothesis, through
+both entry shapes: a whole declaration, and ``{app, requires}`` one block at a time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from pydantic import AfterValidator, BaseModel, TypeAdapter, ValidationError
+from pydantic_core import SchemaValidator
+
+from hermes_decl import declaration
+from hermes_decl.loader.core_schema import safe_load
+from hermes_decl.models import AppBlock, Declaration
+from hermes_decl.models.app import APP_ID_CONTEXT_KEY
+from hermes_decl.models.base import FrozenModel
+from hermes_decl.models.fast import fast_schema, one_or_list
+from hermes_decl.models.path_rules import LOCATION_PATHS, RUNTIME_FILES
+from hermes_decl.models.requires import RequiresWithApp
+from tests.test_schema import declarations, table_cases
+
+ROOT = Path(__file__).resolve().parent.parent
+NAME = "vendor-server"
+
+
+def _fuzz_seeds() -> Iterator[tuple[object, object]]:
+    for path in sorted((ROOT / "fuzz" / "corpus" / "parser").iterdir()):
+        try:
+            document = json.loads(path.read_bytes())
+        except ValueError:
+            continue
+        if isinstance(document, dict):
+            yield document.get("app"), document.get("requires")
+
+
+def _examples() -> Iterator[tuple[object, object]]:
+    for path in sorted((ROOT / "examples").glob("*.yaml")):
+        document = safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(document, dict):
+            continue
+        servers = document.get("mcp_servers", document)
+        for body in servers.values() if isinstance(servers, dict) else ():
+            if isinstance(body, dict):
+                yield body.get("app"), body.get("requires")
+
+
+def _recorded() -> Iterator[tuple[object, object]]:
+    recording = json.loads((ROOT / "tests" / "data" / "language-1.0-models.json").read_text())
+    for call in recording["calls"]:
+        yield call["app"], call.get("requires")
+
+
+CORPUS = [*table_cases(), *_fuzz_seeds(), *_examples(), *_recorded()]
+
+
+def _tree(value: object) -> object:
+    """Everything a model tree holds, as plain data: classes, values, keys set, private state."""
+    if isinstance(value, BaseModel):
+        return (
+            type(value),
+            {name: _tree(getattr(value, name)) for name in type(value).model_fields},
+            frozenset(value.model_fields_set),
+            value.__pydantic_private__,
+        )
+    if isinstance(value, tuple):
+        return tuple(_tree(item) for item in value)
+    return value
+
+
+def _given(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def _explained(adapter: TypeAdapter[Any], data: dict[str, Any], name: str) -> Any:
+    try:
+        return adapter.validate_python(data, context={APP_ID_CONTEXT_KEY: name})
+    except (ValidationError, RecursionError):
+        return None
+
+
+def _null_or_default_kind(value: object) -> bool:
+    """Whether a value holds a null or a ``version``/``liveness`` mapping without ``kind``."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if item is None:
+                return True
+            if key in ("version", "liveness") and isinstance(item, dict) and "kind" not in item:
+                return True
+            if _null_or_default_kind(item):
+                return True
+    if isinstance(value, list):
+        return any(_null_or_default_kind(item) for item in value)
+    return False
+
+
+def _left_path(value: object) -> bool:
+    """Whether a string somewhere is one a path's fast pattern leaves to the check."""
+    if isinstance(value, str):
+        rules = [*LOCATION_PATHS.values(), *RUNTIME_FILES.values()]
+        return any(rule.accept.may_leave(value) for rule in rules)
+    if isinstance(value, dict):
+        return any(_left_path(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_left_path(item) for item in value)
+    return False
+
+
+def agree(raw_app: object, raw_requires: object, name: str = NAME) -> str:
+    """Check one input through both entry shapes; say how the fast schema judged it."""
+    verdicts = []
+    shapes: list[tuple[TypeAdapter[Any], SchemaValidator, dict[str, Any]]] = [
+        (
+            declaration._DECLARATION,
+            declaration._FAST_DECLARATION,
+            {"name": name, "app": raw_app, "requires": raw_requires},
+        ),
+        (declaration._REQUIRES_WITH_APP, declaration._FAST_REQUIRES_WITH_APP, {"app": raw_app}),
+    ]
+    for adapter, fast, data in shapes:
+        explained = _explained(adapter, data, name)
+        try:
+            quick = fast.validate_python(_given(data))
+        except ValidationError:
+            quick = None
+        if quick is None:
+            if explained is not None:
+                assert _null_or_default_kind(data) or _left_path(data), (
+                    f"the fast schema refuses a valid declaration for no listed reason: {data!r}"
+                )
+            verdicts.append("left" if explained is not None else "refused")
+            continue
+        assert explained is not None, f"the fast schema accepts an invalid declaration: {data!r}"
+        if quick.app is not None:
+            declaration._carry_app_id(quick.app, name)
+        assert _tree(quick) == _tree(explained), data
+        assert quick == explained
+        verdicts.append("fast")
+    return verdicts[0]
+
+
+def test_the_fast_and_explaining_schemas_agree_on_every_test_declaration() -> None:
+    verdicts = [agree(raw_app, raw_requires) for raw_app, raw_requires in CORPUS]
+    assert len(verdicts) > 2000
+    fast, left = verdicts.count("fast"), verdicts.count("left")
+    assert fast > 900 and left < fast / 10, (fast, left)
+
+
+def test_one_block_at_a_time_agrees_too() -> None:
+    for raw_app, raw_requires in CORPUS:
+        try:
+            block = declaration.parse_app(raw_app, name=NAME, where="w")
+        except declaration.DeclarationError:
+            continue
+        data = {"app": block, "requires": raw_requires}
+        explained = _explained(declaration._REQUIRES_WITH_APP, data, NAME)
+        try:
+            quick = declaration._FAST_REQUIRES_WITH_APP.validate_python(_given(data))
+        except ValidationError:
+            continue
+        assert explained is not None and quick.app is block
+        assert _tree(quick.requires) == _tree(explained.requires)
+
+
+@settings(
+    max_examples=500,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(declarations())
+def test_the_schemas_agree_on_near_valid_declarations(case: tuple[object, object, str]) -> None:
+    raw_app, raw_requires, name = case
+    agree(raw_app, raw_requires, name)
+
+
+def test_the_parser_carries_the_name_into_every_block_it_builds() -> None:
+    block = {"presence": "executable", "location": "/opt/x"}
+    app = {"linux": block, "win32": {**block, "location": "C:/x"}}
+    decl = declaration.parse_declaration(NAME, app, None, where="w")
+    linux, win32 = decl.app_for("linux"), decl.app_for("win32")
+    assert linux is not None and win32 is not None
+    assert (linux.app_id, win32.app_id) == (NAME, NAME)
+    alone = declaration.parse_app({"linux": block}, name="other", where="w")
+    assert alone is not None and alone.linux is not None and alone.linux.app_id == "other"
+    requires = declaration.parse_requires({"app": True}, alone, where="w")
+    assert requires.app is True and alone.linux.app_id == "other"
+
+
+# --- what the fast schema is made of -------------------------------------------------------------
+
+
+def _functions(schema: Any) -> Iterator[Any]:
+    if isinstance(schema, dict):
+        if schema.get("type", "").startswith("function-"):
+            yield schema["function"]["function"]
+        for value in schema.values():
+            yield from _functions(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _functions(value)
+
+
+@pytest.mark.parametrize("model", [Declaration, RequiresWithApp], ids=["declaration", "blocks"])
+def test_the_fast_schema_calls_python_only_for_what_nothing_else_can_say(
+    model: type[BaseModel],
+) -> None:
+    called = {
+        getattr(function, "__qualname__", repr(function))
+        for function in _functions(fast_schema(TypeAdapter(model).core_schema))
+    }
+    assert called == {
+        one_or_list.__qualname__,
+        AppBlock._at_least_one.__qualname__,
+        "_minimum_needs_app",
+        RequiresWithApp._cross_check.__qualname__,
+    }
+
+
+def _shout(value: str) -> str:
+    return value.upper()
+
+
+class _Unmapped(FrozenModel):
+    """A model whose field has a check the fast schema has no rule for."""
+
+    value: Annotated[str, AfterValidator(_shout)]
+
+
+def test_a_validator_without_a_fast_rule_is_refused() -> None:
+    with pytest.raises(TypeError, match="no fast rule for validator _shout"):
+        fast_schema(TypeAdapter(_Unmapped).core_schema)
