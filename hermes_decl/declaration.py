@@ -15,9 +15,8 @@ from typing import Any, TypeVar
 from pydantic import TypeAdapter, ValidationError
 
 from hermes_decl.errors import DeclarationError, Issue, issues_from
-from hermes_decl.models import AppBlock, Declaration, Requires
+from hermes_decl.models import AppBlock, Declaration, Requires, validators
 from hermes_decl.models.app import APP_ID_CONTEXT_KEY
-from hermes_decl.models.fast import fast_validator
 from hermes_decl.models.requires import RequiresWithApp
 from hermes_decl.registry import (
     RegistryChange,
@@ -29,10 +28,10 @@ from hermes_decl.registry import (
     unregister,
 )
 
-_DECLARATION = TypeAdapter(Declaration)
-_REQUIRES_WITH_APP = TypeAdapter(RequiresWithApp)
-_FAST_DECLARATION = fast_validator(_DECLARATION.core_schema)
-_FAST_REQUIRES_WITH_APP = fast_validator(_REQUIRES_WITH_APP.core_schema)
+_DECLARATION = validators.DECLARATION
+_REQUIRES_WITH_APP = validators.REQUIRES_WITH_APP
+_FAST_DECLARATION = validators.FAST_DECLARATION
+_FAST_REQUIRES_WITH_APP = validators.FAST_REQUIRES_WITH_APP
 
 _Model = TypeVar("_Model")
 
@@ -90,8 +89,19 @@ def parse_declaration(
     name: str, raw_app: object = None, raw_requires: object = None, *, where: str
 ) -> Declaration:
     """Validate one declaration: the server ``name``, its ``app`` and its ``requires`` blocks."""
-    data = {"name": name, "app": raw_app, "requires": raw_requires}
-    return _validate(_DECLARATION, data, name=name if isinstance(name, str) else "", where=where)
+    given: dict[str, object] = {"name": name}  # the usual call: ``_validate`` inlined
+    if raw_app is not None:
+        given["app"] = raw_app
+    if raw_requires is not None:
+        given["requires"] = raw_requires
+    try:
+        declaration: Declaration = _FAST_DECLARATION.validate_python(given)
+    except Exception:  # refused, or a value failed while read: the explaining schema tells
+        data = {"name": name, "app": raw_app, "requires": raw_requires}
+        return _explain(_DECLARATION, data, name=name if isinstance(name, str) else "", where=where)
+    if declaration.app is not None:
+        _carry_app_id(declaration.app, name)
+    return declaration
 
 
 def parse_app(raw: object, *, name: str, where: str) -> AppBlock | None:

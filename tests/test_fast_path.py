@@ -11,8 +11,10 @@ both entry shapes: a whole declaration, and ``{app, requires}`` one block at a t
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Annotated, Any
 
 import pytest
@@ -22,7 +24,7 @@ from pydantic_core import SchemaValidator
 
 from hermes_decl import declaration
 from hermes_decl.loader.core_schema import safe_load
-from hermes_decl.models import AppBlock, Declaration
+from hermes_decl.models import AppBlock, validators
 from hermes_decl.models.app import APP_ID_CONTEXT_KEY
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.fast import fast_schema, one_or_list
@@ -121,11 +123,11 @@ def agree(raw_app: object, raw_requires: object, name: str = NAME) -> str:
     verdicts = []
     shapes: list[tuple[TypeAdapter[Any], SchemaValidator, dict[str, Any]]] = [
         (
-            declaration._DECLARATION,
-            declaration._FAST_DECLARATION,
+            validators.DECLARATION,
+            validators.FAST_DECLARATION,
             {"name": name, "app": raw_app, "requires": raw_requires},
         ),
-        (declaration._REQUIRES_WITH_APP, declaration._FAST_REQUIRES_WITH_APP, {"app": raw_app}),
+        (validators.REQUIRES_WITH_APP, validators.FAST_REQUIRES_WITH_APP, {"app": raw_app}),
     ]
     for adapter, fast, data in shapes:
         explained = _explained(adapter, data, name)
@@ -163,9 +165,9 @@ def test_one_block_at_a_time_agrees_too() -> None:
         except declaration.DeclarationError:
             continue
         data = {"app": block, "requires": raw_requires}
-        explained = _explained(declaration._REQUIRES_WITH_APP, data, NAME)
+        explained = _explained(validators.REQUIRES_WITH_APP, data, NAME)
         try:
-            quick = declaration._FAST_REQUIRES_WITH_APP.validate_python(_given(data))
+            quick = validators.FAST_REQUIRES_WITH_APP.validate_python(_given(data))
         except ValidationError:
             continue
         assert explained is not None and quick.app is block
@@ -211,13 +213,17 @@ def _functions(schema: Any) -> Iterator[Any]:
             yield from _functions(value)
 
 
-@pytest.mark.parametrize("model", [Declaration, RequiresWithApp], ids=["declaration", "blocks"])
+@pytest.mark.parametrize(
+    "adapter",
+    [validators.DECLARATION, validators.REQUIRES_WITH_APP],
+    ids=["declaration", "blocks"],
+)
 def test_the_fast_schema_calls_python_only_for_what_nothing_else_can_say(
-    model: type[BaseModel],
+    adapter: TypeAdapter[Any],
 ) -> None:
     called = {
         getattr(function, "__qualname__", repr(function))
-        for function in _functions(fast_schema(TypeAdapter(model).core_schema))
+        for function in _functions(fast_schema(adapter.core_schema))
     }
     assert called == {
         one_or_list.__qualname__,
@@ -238,5 +244,50 @@ class _Unmapped(FrozenModel):
 
 
 def test_a_validator_without_a_fast_rule_is_refused() -> None:
+    adapter = TypeAdapter(_Unmapped)
+    adapter.rebuild(force=True)
     with pytest.raises(TypeError, match="no fast rule for validator _shout"):
-        fast_schema(TypeAdapter(_Unmapped).core_schema)
+        fast_schema(adapter.core_schema)
+
+
+def test_a_valid_declaration_runs_python_only_for_the_rules_nothing_else_can_say() -> None:
+    app = {
+        "win32": {
+            "presence": "executable",
+            "location": [
+                {"kind": "uninstall_registry", "display_name_prefix": "Vendor", "file": "v.exe"},
+                "%ProgramFiles%/Vendor/Vendor App */vendor.exe",
+            ],
+            "version": {"kind": "pe_resource"},
+            "liveness": {"kind": "server_json", "path": "%LOCALAPPDATA%/Vendor/server.json"},
+        },
+        "darwin": {
+            "presence": "bundle",
+            "location": {"kind": "app_bundle", "name": "V.app"},
+            "version": {"kind": "plist"},
+        },
+        "linux": {"presence": "executable", "location": "/opt/vendor/bin/vendor"},
+    }
+    called: set[str] = set()
+
+    def record(frame: FrameType, event: str, arg: object) -> None:
+        # What the parser, or pydantic-core on its behalf, calls; not what those call in turn.
+        caller = frame.f_back.f_code.co_name if frame.f_back is not None else ""
+        if event == "call" and caller in (here, "parse_declaration"):
+            called.add(frame.f_code.co_name)
+
+    here = sys._getframe().f_code.co_name
+
+    sys.setprofile(record)
+    try:
+        declaration.parse_declaration(NAME, app, {"app": True, "min_version": "2"}, where="w")
+    finally:
+        sys.setprofile(None)
+    assert called == {
+        "parse_declaration",
+        one_or_list.__name__,
+        "_at_least_one",
+        "_minimum_needs_app",
+        "_cross_check",
+        "_carry_app_id",
+    }

@@ -16,11 +16,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import TypeAdapter
 from pydantic_core import PydanticCustomError, SchemaValidator, ValidationError
 
-from hermes_decl.models import Declaration, path_rules, text_rules
-from hermes_decl.models.overrides import ServerOverrides
+from hermes_decl.models import path_rules, text_rules, validators
+from hermes_decl.models.overrides import OVERRIDES_ADAPTER
 from hermes_decl.models.rules import WINDOWS_DEVICE_NAMES, windows_device_name
 from hermes_decl.models.text_rules import SPACE_CLASS, TextRules
 from tests import test_rules_app_block as app_tables
@@ -63,8 +62,8 @@ def _used_by(schema: Any, found: set[int]) -> None:
 
 def test_the_catalogue_holds_every_rule_the_models_use() -> None:
     used: set[int] = set()
-    for model in (Declaration, ServerOverrides):
-        _used_by(TypeAdapter(model).core_schema, used)
+    for schema in (validators.DECLARATION.core_schema, OVERRIDES_ADAPTER.core_schema):
+        _used_by(schema, used)
     assert used == {id(rule) for rule in RULES}
     assert len(RULES) == 21
 

@@ -1,5 +1,7 @@
 """Frozen Pydantic models of a declaration; all validation and defaults live here."""
 
+# Last: the parser's validators, built before any model class builds its own.
+from hermes_decl.models import validators as validators
 from hermes_decl.models.app import AppBlock, AppDef, DarwinAppDef, LinuxAppDef, Win32AppDef
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence
 from hermes_decl.models.declaration import Declaration

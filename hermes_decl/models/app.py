@@ -25,14 +25,14 @@ from hermes_decl.models.liveness import (
     DEFAULT_TOKEN_KEY,
     DEFAULT_URL_KEY,
     LIVENESS_VARIANTS,
+    NO_LIVENESS,
     LivenessSpec,
-    NoLiveness,
     ServerJsonLiveness,
 )
 from hermes_decl.models.locations import LocationSpec, location_list
 from hermes_decl.models.version import (
+    NO_VERSION,
     VERSION_VARIANTS,
-    NoVersion,
     UninstallRegistryVersion,
     VersionKind,
     VersionSpec,
@@ -102,8 +102,8 @@ class AppDef(FrozenModel):
         Field(description="What the application is on disk: a regular file or a bundle folder.")
     )
     locations: tuple[LocationSpec, ...] = Field(alias="location", description=LOCATION_HELP)
-    version: VersionSpec = Field(default=NoVersion(), description=VERSION_HELP)
-    liveness: LivenessSpec = Field(default=NoLiveness(), description=LIVENESS_HELP)
+    version: VersionSpec = Field(default=NO_VERSION, description=VERSION_HELP)
+    liveness: LivenessSpec = Field(default=NO_LIVENESS, description=LIVENESS_HELP)
     min_os_version: MinOsVersion | None = Field(
         default=None, description=MIN_OS_VERSION_HELP, examples=["13.0"]
     )
@@ -186,10 +186,10 @@ class Win32AppDef(AppDef):
         alias="location", description=LOCATION_HELP
     )
     version: _version("win32") = Field(  # type: ignore[valid-type]
-        default=NoVersion(), description=VERSION_HELP
+        default=NO_VERSION, description=VERSION_HELP
     )
     liveness: _liveness("win32") = Field(  # type: ignore[valid-type]
-        default=NoLiveness(), description=LIVENESS_HELP
+        default=NO_LIVENESS, description=LIVENESS_HELP
     )
     install: hint_list("win32") | None = Field(  # type: ignore[valid-type]
         default=None, description=INSTALL_HELP
@@ -204,10 +204,10 @@ class DarwinAppDef(AppDef):
         alias="location", description=LOCATION_HELP
     )
     version: _version("darwin") = Field(  # type: ignore[valid-type]
-        default=NoVersion(), description=VERSION_HELP
+        default=NO_VERSION, description=VERSION_HELP
     )
     liveness: _liveness("darwin") = Field(  # type: ignore[valid-type]
-        default=NoLiveness(), description=LIVENESS_HELP
+        default=NO_LIVENESS, description=LIVENESS_HELP
     )
     install: hint_list("darwin") | None = Field(  # type: ignore[valid-type]
         default=None, description=INSTALL_HELP
@@ -222,10 +222,10 @@ class LinuxAppDef(AppDef):
         alias="location", description=LOCATION_HELP
     )
     version: _version("linux") = Field(  # type: ignore[valid-type]
-        default=NoVersion(), description=VERSION_HELP
+        default=NO_VERSION, description=VERSION_HELP
     )
     liveness: _liveness("linux") = Field(  # type: ignore[valid-type]
-        default=NoLiveness(), description=LIVENESS_HELP
+        default=NO_LIVENESS, description=LIVENESS_HELP
     )
     min_os_version: Annotated[None, BeforeValidator(_no_os_version_on_linux)] = Field(
         default=None, description=LINUX_MIN_OS_VERSION_HELP
@@ -247,7 +247,7 @@ class AppBlock(FrozenModel):
 
     @model_validator(mode="after")
     def _at_least_one(self) -> AppBlock:
-        if not self.os_families:
+        if self.win32 is None and self.darwin is None and self.linux is None:
             fail("no_os_block", NO_OS_BLOCK)
         return self
 

@@ -29,7 +29,9 @@ _ACCEPTED_KEYS: dict[type[BaseModel], tuple[str, ...]] = {}
 class FrozenModel(BaseModel):
     """A strict, frozen model whose input is a mapping with string keys."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, validate_default=False)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", strict=True, validate_default=False, defer_build=True
+    )
 
     @classmethod
     def accepted_keys(cls) -> tuple[str, ...]:

@@ -223,7 +223,9 @@ _RULES: dict[CodeType, _Rule] = {
 
 
 def fast_schema(explaining: CoreSchema) -> CoreSchema:
-    """The fast twin of an explaining core schema."""
+    """The fast twin of an explaining core schema (built: a deferred one is a placeholder)."""
+    if not isinstance(explaining, dict):
+        raise TypeError(f"not a built core schema: {type(explaining).__name__}")
     derived: CoreSchema = _Derivation().node(explaining)
     return derived
 

@@ -30,6 +30,20 @@ Stars = Literal["any", "single", "none"]
 
 
 @dataclass(frozen=True)
+class Heads:
+    """The ways a segment starts, up to the first character after which anything may follow.
+
+    ``plain`` ends with such a character other than '*', ``star`` with a '*' (which the rest
+    must not repeat), ``whole`` is a whole segment that never reaches one. Keeping the heads
+    apart lets every segment share one written-out rest, which keeps the pattern small.
+    """
+
+    plain: str
+    star: str | None
+    whole: str | None
+
+
+@dataclass(frozen=True)
 class Segment:
     """The characters a path segment may hold, and what a '*' may do there."""
 
@@ -49,24 +63,40 @@ class Segment:
             return f"(?:{run}(?:\\*{run})*\\*?)?"
         return f"[^*{other}]*(?:\\*{run})*\\*?"
 
-    def then(self, excluded_first: str) -> str:
-        """One character that is not in ``excluded_first``, then any rest of the segment."""
-        other = self.excluded
-        if self.stars == "any":
-            return f"[^{excluded_first}{other}]{self.rest()}"
-        plain = f"[^*{excluded_first}{other}]{self.rest()}"
-        if self.stars == "none":
-            return plain
-        return f"(?:{plain}|\\*{self.rest(after_star=True)})"
+    def free(self, excluded_first: str) -> str:
+        """A character, not in ``excluded_first``, after which anything may follow (not '*'
+        when a '*' must stand alone: ``star`` heads end with it)."""
+        star = "" if self.stars == "any" else "*"
+        return f"[^{star}{excluded_first}{self.excluded}]"
 
-    def dotted(self, *, windows: bool) -> str:
-        """A segment starting with '.' that is not '..' (nor, on Windows, '..' trimmed).
+    @property
+    def lone_stars(self) -> bool:
+        """Whether a head may end with a '*' that the rest must not follow with another."""
+        return self.stars == "single"
 
-        Windows drops trailing dots and spaces from a segment, so there '... ' names '..' too.
-        """
+    def pattern(self, heads: Heads) -> str:
+        """A non-empty segment: one of its heads, then the rest that head allows."""
+        branches = [f"{heads.plain}{self.rest()}"]
+        if self.lone_stars and heads.star is not None:
+            branches.append(f"{heads.star}{self.rest(after_star=True)}")
+        if heads.whole is not None:
+            branches.append(heads.whole)
+        return f"(?:{'|'.join(branches)})"
+
+    def dotted(self, *, windows: bool) -> Heads:
+        """The heads of a segment starting with '.' that is not '..' (nor '..' as Windows trims
+        it: Windows drops trailing dots and spaces from a segment, so '... ' names '..' too)."""
         if windows:
-            return f"\\.(?:{self.then('.')}|\\.[. ]*{self.then('. ')})?"
-        return f"\\.(?:{self.then('.')}|\\.{self.then('')})?"
+            return Heads(
+                plain=f"\\.(?:{self.free('.')}|\\.[. ]*{self.free('. ')})",
+                star="\\.(?:\\.[. ]*)?\\*",
+                whole="\\.",
+            )
+        return Heads(
+            plain=f"\\.(?:{self.free('.')}|\\.{self.free('')})",
+            star="\\.\\.?\\*",
+            whole="\\.",
+        )
 
 
 @dataclass
@@ -92,56 +122,99 @@ def _cases(character: str) -> str:
     return character
 
 
-def _literal(character: str) -> str:
-    cases = _cases(character)
-    if len(cases) > 1:
-        return f"[{cases}]"
-    if character == "$":
-        return r"\$"
-    return character if character.isascii() else f"\\u{ord(character):04x}"
-
-
 def _in_class(characters: str) -> str:
     return "".join(c if c.isascii() else f"\\u{ord(c):04x}" for c in characters)
 
 
-def device_free(segment: Segment, *, names: Iterable[str], nonblank: bool = False) -> str:
-    """A non-empty segment, not starting with '.', that Windows does not open as a device.
+def _alternatives(branches: list[tuple[str, str]]) -> list[str]:
+    """``(character, what follows it)`` pairs as alternatives, characters with the same
+    continuation sharing one class (the ten digits of COM0-COM9 are one branch)."""
+    grouped: dict[str, str] = {}
+    for character, following in branches:
+        grouped[following] = grouped.get(following, "") + _cases(character)
+    alternatives = []
+    for following, characters in grouped.items():
+        if len(characters) == 1 and characters != "$" and characters.isascii():
+            alternatives.append(characters + following)
+        else:
+            alternatives.append(f"[{_in_class(characters)}]{following}")
+    return alternatives
+
+
+def device_free(segment: Segment, *, names: Iterable[str], nonblank: bool = False) -> Heads:
+    """The heads of a segment, not starting with '.', that Windows does not open as a device.
 
     Windows reads a segment as a device when its part before the first '.', less trailing
-    spaces, is a device name in any case (``rules.windows_device_name``); the pattern walks the
-    names as a tree and, at each step, allows every way of leaving it. With ``nonblank`` the
+    spaces, is a device name in any case (``rules.windows_device_name``); the heads walk the
+    names as a tree and, at each step, take every way of leaving it. With ``nonblank`` the
     segment holds something besides whitespace.
     """
+    root = _trie(sorted(names))
 
-    def walk(node: _Node, at_root: bool) -> str:
-        children = sorted(node.children)
-        following = _in_class("".join(_cases(c) for c in children))
-        branches = [_literal(c) + walk(node.children[c], False) for c in children]
-        if at_root:
-            if nonblank:
-                branches.append(segment.then("." + following + SPACE_CLASS))
-                branches.append(f"[{SPACE_CLASS}]+{segment.then(SPACE_CLASS)}")
-            else:
-                branches.append(segment.then("." + following))
-            return f"(?:{'|'.join(branches)})"
-        if node.complete:
-            # A whole name, then spaces, then something other than the end or a '.'.
-            branches.append(f" +{segment.then(' .')}")
-            branches.append(segment.then(" ." + following))
-            return f"(?:{'|'.join(branches)})"
-        branches.append(segment.then(following))
-        return f"(?:{'|'.join(branches)})?"  # a part of a name alone names no device
+    def following(node: _Node) -> str:
+        return _in_class("".join(_cases(c) for c in node.children))
 
-    return walk(_trie(sorted(names)), True)
+    def plain(node: _Node, at_root: bool) -> str:
+        options = _alternatives([(c, plain(child, False)) for c, child in node.children.items()])
+        if at_root and nonblank:
+            options.append(segment.free("." + following(node) + SPACE_CLASS))
+            options.append(f"[{SPACE_CLASS}]+{segment.free(SPACE_CLASS)}")
+        elif at_root:
+            options.append(segment.free("." + following(node)))
+        elif node.complete:
+            # A whole name, then spaces, then something other than a '.'.
+            options.append(f" +{segment.free(' .')}")
+            options.append(segment.free(" ." + following(node)))
+        else:
+            options.append(segment.free(following(node)))
+        return f"(?:{'|'.join(options)})"
+
+    def star(node: _Node, at_root: bool) -> str:
+        options = _alternatives([(c, star(child, False)) for c, child in node.children.items()])
+        if at_root and nonblank:
+            options.append(f"[{SPACE_CLASS}]*\\*")
+        elif node.complete and not at_root:
+            options.append(" *\\*")
+        else:
+            options.append("\\*")
+        return f"(?:{'|'.join(options)})"
+
+    def whole(node: _Node) -> str | None:
+        """A segment ending inside the tree: a part of a name, never a whole one."""
+        options = []
+        for c, child in node.children.items():
+            after = whole(child)
+            if after is not None:
+                options.append((c, after))
+        ends = not node.complete
+        parts = _alternatives(options)
+        if not parts:
+            return "" if ends else None
+        return f"(?:{'|'.join(parts)}){'?' if ends else ''}"
+
+    whole_heads = [
+        alternative
+        for c, child in root.children.items()
+        if (after := whole(child)) is not None
+        for alternative in _alternatives([(c, after)])
+    ]
+    return Heads(
+        plain=plain(root, True),
+        star=star(root, True),
+        whole=f"(?:{'|'.join(whole_heads)})" if whole_heads else None,
+    )
 
 
 def segment_pattern(segment: Segment, *, windows: bool, nonblank: bool = False) -> str:
     """One non-empty segment: not '..', and on Windows no device name."""
-    dotted = segment.dotted(windows=windows)
+    dotted = segment.pattern(segment.dotted(windows=windows))
     if windows:
-        return f"(?:{dotted}|{device_free(segment, names=WINDOWS_DEVICE_NAMES, nonblank=nonblank)})"
-    return f"(?:{dotted}|{segment.then('.')})"
+        heads = device_free(segment, names=WINDOWS_DEVICE_NAMES, nonblank=nonblank)
+        return f"(?:{dotted}|{segment.pattern(heads)})"
+    if nonblank:
+        raise ValueError("only a Windows segment pattern is asked to be nonblank")
+    heads = Heads(plain=segment.free("."), star="\\*", whole=None)
+    return f"(?:{dotted}|{segment.pattern(heads)})"
 
 
 _POSIX_VARIABLE = r"\$(?:[A-Za-z_]|\{[A-Za-z_][A-Za-z0-9_]*\})"
@@ -158,18 +231,16 @@ def location_path(os_family: OsFamily, *, star: bool) -> str:
     windows = os_family == "win32"
     segment = Segment(NEVER_IN_SEGMENT + ":" + UNSTRIPPABLE, "single" if star else "none")
     one = segment_pattern(segment, windows=windows)
-    more = f"(?:[{SEPARATORS}]{one}?)*"
-    variable_name = Segment(segment.excluded + "%=", segment.stars)
-    roots = [
-        f"~{segment.rest()}{more}",
-        f"{_POSIX_VARIABLE}{segment.rest()}{more}",
-    ]
+    variable = Segment(segment.excluded + "%=", segment.stars)
+    firsts = [f"~{segment.rest()}", f"{_POSIX_VARIABLE}{segment.rest()}"]
     if windows:
-        roots.append(f"[A-Za-z]:(?:\\\\{one}?{more}|/(?:{one}{more}|\\\\{one}?{more})?)")
-        roots.append(f"%{variable_name.then('')}%{segment.rest()}{more}")
+        name = variable.pattern(Heads(plain=variable.free(""), star="\\*", whole=None))
+        firsts.append(f"%{name}%{segment.rest()}")
+        # A drive root; 'c:/' then '/' would be a URL.
+        firsts.append(f"[A-Za-z]:(?:[{SEPARATORS}]{one}|\\\\|/\\\\{one}?|/$)")
     else:
-        roots.append(f"/(?:{one}{more})?")
-    return f"^(?:{'|'.join(roots)})$"
+        firsts.append(f"/(?:{one}|$)")  # never two separators first
+    return f"^(?:{'|'.join(firsts)})(?:[{SEPARATORS}]{one}?)*$"
 
 
 def relative_file() -> str:

@@ -95,6 +95,9 @@ class LinuxServerJsonLiveness(ServerJsonLiveness):
     )
 
 
+NO_LIVENESS = NoLiveness.model_construct()
+"""The default liveness source, made without validating (see ``version.NO_VERSION``)."""
+
 _OBSERVING_NOTHING = (NoLiveness, StaticLiveness, InteractiveSessionLiveness)
 
 LIVENESS_VARIANTS: dict[OsFamily, tuple[type[KindVariant], ...]] = {

@@ -22,7 +22,7 @@ RelativeFile = Annotated[str, RELATIVE_FILE]
 class PathLocation(RootModel[str]):
     """A path string, stored stripped and unexpanded; ``*`` matches text within one segment."""
 
-    model_config = ConfigDict(frozen=True, strict=True)
+    model_config = ConfigDict(frozen=True, strict=True, defer_build=True)
 
     KIND: ClassVar[str] = "path"
     OS_FAMILY: ClassVar[OsFamily]

@@ -125,6 +125,10 @@ class Requires(FrozenModel):
     )
 
 
+NO_REQUIREMENTS = Requires.model_construct()
+"""The default ``requires`` block, made without validating (see ``version.NO_VERSION``)."""
+
+
 class RequiresWithApp(FrozenModel):
     """A ``requires`` block judged against its ``app`` block: the cross-field rules of SPEC 3.3."""
 
@@ -132,7 +136,7 @@ class RequiresWithApp(FrozenModel):
         default=None, description="How to find the application on each OS."
     )
     requires: Requires = Field(
-        default=Requires(), description="What the server needs before it is offered."
+        default=NO_REQUIREMENTS, description="What the server needs before it is offered."
     )
 
     @model_validator(mode="after")
@@ -151,20 +155,15 @@ class RequiresWithApp(FrozenModel):
             )
         if requires.min_version is None or app is None:
             return self
-        declared = app.os_families
-        error: PydanticCustomError | None
-        if declared == ("linux",):
+        # Linux has no version source: only the win32 and darwin blocks need one.
+        sourced = [app_def for app_def in (app.win32, app.darwin) if app_def is not None]
+        error: PydanticCustomError | None = None
+        if not sourced and app.linux is not None:
             error = problem("min_version_linux_only", MIN_VERSION_LINUX_ONLY)
-        else:
-            lacking = [
-                os_family
-                for os_family in declared
-                if os_family != "linux"
-                and (app_def := app.for_os(os_family)) is not None
-                and app_def.version_kind == "none"
-            ]
-            message = no_version_source_message(lacking)
-            error = problem("min_version_no_version_source", message) if lacking else None
+        elif lacking := [
+            app_def.os_family for app_def in sourced if app_def.version_kind == "none"
+        ]:
+            error = problem("min_version_no_version_source", no_version_source_message(lacking))
         if error is not None:
             fail_at("requires", [(("requires", "min_version"), error, requires.min_version)])
         return self

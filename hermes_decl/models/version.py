@@ -54,6 +54,10 @@ class UninstallRegistryVersion(KindVariant):
     )
 
 
+NO_VERSION = NoVersion.model_construct()
+"""The default version source. Made without validating, so that no model class is built at import:
+pydantic-core would reuse a built class's own validator in the fast one."""
+
 VERSION_VARIANTS: tuple[type[KindVariant], ...] = (
     NoVersion,
     PeResourceVersion,
