@@ -62,33 +62,32 @@ class FrozenModel(BaseModel):
                 fail("wrong_type", "must be a mapping", data)
         accepted = cls.accepted_keys()
         present: dict[str, Any] = {}
+        unknown: list[InitErrorDetails] = []
         for key, value in data.items():
             if type(key) is not str and not isinstance(key, str):
                 fail("non_string_key", "keys must be strings", key)
-            # null means absent for a key the model knows; an unknown key stays, to be reported.
-            if value is not None or key not in accepted:
+            if key not in accepted:
+                unknown.append(_unknown_key(key, value, accepted))
+            elif value is not None:  # null means absent for a key the model knows
                 present[key] = value
+        if not unknown:
+            return handler(present)  # errors below pass through untouched
         try:
-            return handler(present)
+            handler(present)
         except ValidationError as error:
-            raise _name_unknown_keys(cls, error) from None
+            raise ValidationError.from_exception_data(
+                error.title, [*map(carried, error.errors()), *unknown]
+            ) from None
+        raise ValidationError.from_exception_data(cls.__name__, unknown)
 
 
-def _name_unknown_keys(model: type[FrozenModel], error: ValidationError) -> ValidationError:
-    """Rewrite this model's own ``extra_forbidden`` errors as ``unknown_key`` with a suggestion."""
-    accepted = model.accepted_keys()
-    details: list[InitErrorDetails] = []
-    for line in error.errors():
-        loc = line["loc"]
-        if line["type"] == "extra_forbidden" and len(loc) == 1:
-            suggestion = did_you_mean(loc[0], accepted)
-            hint = (
-                f"did you mean {suggestion!r}?" if suggestion else f"expected {choices(accepted)}"
-            )
-            details.append(carried(line, problem("unknown_key", "unknown key", hint=hint)))
-        else:
-            details.append(carried(line))
-    return ValidationError.from_exception_data(error.title, details)
+def _unknown_key(key: str, value: object, accepted: tuple[str, ...]) -> InitErrorDetails:
+    """An unknown key, reported at the key itself, with the closest valid key as a suggestion."""
+    suggestion = did_you_mean(key, accepted)
+    hint = f"did you mean {suggestion!r}?" if suggestion else f"expected {choices(accepted)}"
+    return InitErrorDetails(
+        type=problem("unknown_key", "unknown key", hint=hint), loc=(key,), input=value
+    )
 
 
 __all__ = ["FrozenModel"]
