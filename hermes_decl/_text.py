@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import difflib
 import reprlib
 from collections.abc import Iterable
 
@@ -50,5 +49,7 @@ def did_you_mean(found: object, options: Iterable[str]) -> str | None:
     """The closest option to a misspelt string, as difflib judges with its default cutoff."""
     if not isinstance(found, str):
         return None
+    import difflib  # only for a misspelt key: a valid declaration never needs it
+
     close = difflib.get_close_matches(found, list(options), n=1)
     return close[0] if close else None

@@ -10,9 +10,10 @@ again by the models' explaining schema, whose errors say what is wrong.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
+from pydantic_core import SchemaValidator
 
 from hermes_decl.errors import DeclarationError, Issue, issues_from
 from hermes_decl.models import AppBlock, Declaration, Requires, validators
@@ -33,25 +34,7 @@ _REQUIRES_WITH_APP = validators.REQUIRES_WITH_APP
 _FAST_DECLARATION = validators.FAST_DECLARATION
 _FAST_REQUIRES_WITH_APP = validators.FAST_REQUIRES_WITH_APP
 
-_Model = TypeVar("_Model")
-
 _UNREADABLE = Issue("", "unreadable", "could not be read: a value failed while being read")
-
-
-def _validate(
-    adapter: TypeAdapter[_Model], data: dict[str, Any], *, name: str, where: str
-) -> _Model:
-    """Validate ``data``; every failure, whatever the input, becomes a ``DeclarationError``."""
-    fast = _FAST_DECLARATION if adapter is _DECLARATION else _FAST_REQUIRES_WITH_APP
-    given = {key: value for key, value in data.items() if value is not None}  # null: absent
-    try:
-        validated: _Model = fast.validate_python(given)
-    except Exception:  # refused, or a value failed while read: the explaining schema tells
-        return _explain(adapter, data, name=name, where=where)
-    app = validated.app if isinstance(validated, RequiresWithApp) else None
-    if app is not None and app is not data["app"]:  # a block built here, not one passed in
-        _carry_app_id(app, name)
-    return validated
 
 
 def _carry_app_id(app: AppBlock, name: str) -> None:
@@ -66,12 +49,11 @@ def _carry_app_id(app: AppBlock, name: str) -> None:
             object.__setattr__(app_def, "__pydantic_private__", carried)
 
 
-def _explain(
-    adapter: TypeAdapter[_Model], data: dict[str, Any], *, name: str, where: str
-) -> _Model:
-    """Validate with the explaining schema: its errors become the ``DeclarationError``."""
+def _explain(explaining: SchemaValidator, data: dict[str, Any], *, name: str, where: str) -> Any:
+    """Validate with the explaining schema; every failure, whatever the input, becomes a
+    ``DeclarationError`` with every problem found."""
     try:
-        return adapter.validate_python(data, context={APP_ID_CONTEXT_KEY: name})
+        return explaining.validate_python(data, context={APP_ID_CONTEXT_KEY: name})
     except ValidationError as error:
         try:
             issues = issues_from(error, data)
@@ -89,7 +71,7 @@ def parse_declaration(
     name: str, raw_app: object = None, raw_requires: object = None, *, where: str
 ) -> Declaration:
     """Validate one declaration: the server ``name``, its ``app`` and its ``requires`` blocks."""
-    given: dict[str, object] = {"name": name}  # the usual call: ``_validate`` inlined
+    given: dict[str, object] = {"name": name}  # null means absent
     if raw_app is not None:
         given["app"] = raw_app
     if raw_requires is not None:
@@ -98,27 +80,43 @@ def parse_declaration(
         declaration: Declaration = _FAST_DECLARATION.validate_python(given)
     except Exception:  # refused, or a value failed while read: the explaining schema tells
         data = {"name": name, "app": raw_app, "requires": raw_requires}
-        return _explain(_DECLARATION, data, name=name if isinstance(name, str) else "", where=where)
+        explained: Declaration = _explain(
+            _DECLARATION, data, name=name if isinstance(name, str) else "", where=where
+        )
+        return explained
     if declaration.app is not None:
         _carry_app_id(declaration.app, name)
     return declaration
+
+
+def _blocks(app: object, raw_requires: object, *, name: str, where: str) -> RequiresWithApp:
+    """Validate ``{app, requires}``, fast first, then explained when refused."""
+    given = {
+        key: value for key, value in (("app", app), ("requires", raw_requires)) if value is not None
+    }
+    try:
+        blocks: RequiresWithApp = _FAST_REQUIRES_WITH_APP.validate_python(given)
+    except Exception:  # refused, or a value failed while read: the explaining schema tells
+        data = {"app": app, "requires": raw_requires}
+        explained: RequiresWithApp = _explain(_REQUIRES_WITH_APP, data, name=name, where=where)
+        return explained
+    if blocks.app is not None and blocks.app is not app:  # a block built here, not one given
+        _carry_app_id(blocks.app, name)
+    return blocks
 
 
 def parse_app(raw: object, *, name: str, where: str) -> AppBlock | None:
     """Validate an ``app`` block on its own; ``None`` means there is none."""
     if raw is None:
         return None
-    block = _validate(_REQUIRES_WITH_APP, {"app": raw}, name=name, where=where).app
+    block = _blocks(raw, None, name=name, where=where).app
     assert block is not None
     return block
 
 
 def parse_requires(raw: object, app: AppBlock | None, *, where: str) -> Requires:
     """Validate a ``requires`` block against an already parsed ``app`` block."""
-    name = _app_id(app)
-    return _validate(
-        _REQUIRES_WITH_APP, {"app": app, "requires": raw}, name=name, where=where
-    ).requires
+    return _blocks(app, raw, name=_app_id(app), where=where).requires
 
 
 def _app_id(app: object) -> str:

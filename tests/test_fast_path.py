@@ -84,9 +84,9 @@ def _given(data: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in data.items() if value is not None}
 
 
-def _explained(adapter: TypeAdapter[Any], data: dict[str, Any], name: str) -> Any:
+def _explained(explaining: SchemaValidator, data: dict[str, Any], name: str) -> Any:
     try:
-        return adapter.validate_python(data, context={APP_ID_CONTEXT_KEY: name})
+        return explaining.validate_python(data, context={APP_ID_CONTEXT_KEY: name})
     except (ValidationError, RecursionError):
         return None
 
@@ -121,7 +121,7 @@ def _left_path(value: object) -> bool:
 def agree(raw_app: object, raw_requires: object, name: str = NAME) -> str:
     """Check one input through both entry shapes; say how the fast schema judged it."""
     verdicts = []
-    shapes: list[tuple[TypeAdapter[Any], SchemaValidator, dict[str, Any]]] = [
+    shapes: list[tuple[SchemaValidator, SchemaValidator, dict[str, Any]]] = [
         (
             validators.DECLARATION,
             validators.FAST_DECLARATION,
@@ -129,8 +129,8 @@ def agree(raw_app: object, raw_requires: object, name: str = NAME) -> str:
         ),
         (validators.REQUIRES_WITH_APP, validators.FAST_REQUIRES_WITH_APP, {"app": raw_app}),
     ]
-    for adapter, fast, data in shapes:
-        explained = _explained(adapter, data, name)
+    for explaining, fast, data in shapes:
+        explained = _explained(explaining, data, name)
         try:
             quick = fast.validate_python(_given(data))
         except ValidationError:
@@ -214,16 +214,14 @@ def _functions(schema: Any) -> Iterator[Any]:
 
 
 @pytest.mark.parametrize(
-    "adapter",
-    [validators.DECLARATION, validators.REQUIRES_WITH_APP],
+    "schema",
+    [validators.DECLARATION_SCHEMA, validators.REQUIRES_WITH_APP_SCHEMA],
     ids=["declaration", "blocks"],
 )
-def test_the_fast_schema_calls_python_only_for_what_nothing_else_can_say(
-    adapter: TypeAdapter[Any],
-) -> None:
+def test_the_fast_schema_calls_python_only_for_what_nothing_else_can_say(schema: Any) -> None:
     called = {
         getattr(function, "__qualname__", repr(function))
-        for function in _functions(fast_schema(adapter.core_schema))
+        for function in _functions(fast_schema(schema))
     }
     assert called == {
         one_or_list.__qualname__,

@@ -224,9 +224,9 @@ def location_path(os_family: OsFamily, *, star: bool) -> str:
     """A path of an OS block, as stored (stripped): rooted for its OS, no '..' segment, no NUL,
     no two separators first, no '**' (no '*' at all without ``star``), no device on Windows.
 
-    A ':' is allowed only in a drive root, and ``C:/`` is not followed by another '/' (that
-    would be a URL, ``c://``); a path with any other ':' is left to the explaining check
-    (``rules.location_path``), which knows every rule.
+    A ':' is allowed only in a drive root, which a segment follows (``c://`` would be a URL); a
+    path with any other ':', or a separator right after its drive root, is left to the
+    explaining check (``rules.location_path``), which knows every rule.
     """
     windows = os_family == "win32"
     segment = Segment(NEVER_IN_SEGMENT + ":" + UNSTRIPPABLE, "single" if star else "none")
@@ -236,8 +236,7 @@ def location_path(os_family: OsFamily, *, star: bool) -> str:
     if windows:
         name = variable.pattern(Heads(plain=variable.free(""), star="\\*", whole=None))
         firsts.append(f"%{name}%{segment.rest()}")
-        # A drive root; 'c:/' then '/' would be a URL.
-        firsts.append(f"[A-Za-z]:(?:[{SEPARATORS}]{one}|\\\\|/\\\\{one}?|/$)")
+        firsts.append(f"[A-Za-z]:[{SEPARATORS}](?:{one}|$)")
     else:
         firsts.append(f"/(?:{one}|$)")  # never two separators first
     return f"^(?:{'|'.join(firsts)})(?:[{SEPARATORS}]{one}?)*$"
@@ -245,21 +244,25 @@ def location_path(os_family: OsFamily, *, star: bool) -> str:
 
 def relative_file() -> str:
     """A path inside an install folder: non-empty segments, none '..' (as Windows trims it) or a
-    device, no ':' and no NUL, not blank."""
+    device, no ':' and no NUL, not blank.
+
+    A segment of whitespace only, which another segment can make valid, is left to the
+    explaining check (``rules.relative_file``).
+    """
     segment = Segment(NEVER_IN_SEGMENT + ":", "any")
-    one = segment_pattern(segment, windows=True)
-    nonblank = segment_pattern(segment, windows=True, nonblank=True)
-    return f"^(?:{one}(?:[{SEPARATORS}]{one})+|{nonblank})$"
+    one = segment_pattern(segment, windows=True, nonblank=True)
+    return f"^{one}(?:[{SEPARATORS}]{one})*$"
 
 
 def bare_name() -> str:
     """A name without '/', '\\\\', ':' or NUL, with something besides whitespace, and not '..'
-    once stripped."""
+    once stripped: either it holds a character that is neither whitespace nor '.', or, stripped,
+    it is '.' or a '.' and a '.' with dots or whitespace between."""
     allowed = r"[^\u0000\\/:]"
-    solid = f"[^\\u0000\\\\/:{SPACE_CLASS}]"
-    no_dot = f"[^\\u0000\\\\/:.{SPACE_CLASS}]"
-    core = f"(?:{solid}|{no_dot}{allowed}*{solid}|\\.{allowed}*{no_dot}|\\.{allowed}+\\.)"
-    return f"^[{SPACE_CLASS}]*{core}[{SPACE_CLASS}]*$"
+    telling = f"[^\\u0000\\\\/:.{SPACE_CLASS}]"
+    space = f"[{SPACE_CLASS}]"
+    dots = f"{space}*\\.(?:[.{SPACE_CLASS}]+\\.)?{space}*"
+    return f"^(?:{allowed}*{telling}{allowed}*|{dots})$"
 
 
 def endpoint_path() -> str:

@@ -90,10 +90,14 @@ def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
 
 def _left_to_check(os_family: OsFamily) -> str:
     """What a path's fast pattern leaves to ``rules.location_path``: an information separator,
-    which Rust does not strip, or a ':' other than a drive's (then no URL rule is needed)."""
+    which Rust does not strip, a ':' other than a drive's (then no URL rule is needed), or a
+    separator right after a drive root (``C:\\\\x``)."""
     colon = ":"
     if os_family == "win32":
-        colon = f":[\\s\\S]*:|^[{SPACE_CLASS}]*:|^[{SPACE_CLASS}]*[^:{SPACE_CLASS}][^:]+:"
+        colon = (
+            f":[\\s\\S]*:|^[{SPACE_CLASS}]*:|^[{SPACE_CLASS}]*[^:{SPACE_CLASS}][^:]+:"
+            f"|^[{SPACE_CLASS}]*[A-Za-z]:[\\\\/][\\\\/]"
+        )
     return f"[{fast_patterns.UNSTRIPPABLE}]|{colon}"
 
 
@@ -139,7 +143,10 @@ RELATIVE_FILE = TextRules(
         TextRule("bad_file", f"^{_SEGMENT}(?:{_SEP}{_SEGMENT})*{END}", rules.BAD_FILE),
         _device_segment(stripped=False),
     ),
-    Accept(fast_patterns.relative_file()),
+    Accept(
+        fast_patterns.relative_file(),
+        leaves=f"(?:^|[\\\\/])[{SPACE_CLASS}]+(?:[\\\\/]|$)",  # a segment of whitespace only
+    ),
     rules.relative_file,
 )
 """A path inside an install folder (``uninstall_registry``'s ``file``)."""

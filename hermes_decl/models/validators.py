@@ -1,34 +1,52 @@
 """The validators the parser uses, built once, as the models are imported.
 
 Each shape the parser validates (a whole declaration; ``{app, requires}``, one block at a time)
-has two: the explaining ``TypeAdapter`` of the models, whose errors say what is wrong, and its
-fast twin (``hermes_decl.models.fast``). They are built here, at the end of the models' import,
-before any model class has built a validator of its own (the models defer that to their first
-use): pydantic-core reuses a finished class's own validator wherever the class appears in a
-schema, which would put the explaining checks back on the fast path.
+has two: the explaining validator of the models, whose errors say what is wrong, and its fast
+twin (``hermes_decl.models.fast``). Both shapes' schemas are generated in one pass, since they
+share every block, and are built here, at the end of the models' import, before any model class
+has built a validator of its own (the models defer that to their first use): pydantic-core reuses
+a finished class's own validator wherever the class appears in a schema, which would put the
+explaining checks back on the fast path.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
-from pydantic_core import SchemaValidator
+from pydantic import TypeAdapter
+from pydantic_core import CoreSchema, SchemaValidator, core_schema
 
 from hermes_decl.models.declaration import Declaration
-from hermes_decl.models.fast import fast_validator
+from hermes_decl.models.fast import fast_schema
 from hermes_decl.models.requires import RequiresWithApp
 
-_Model = TypeVar("_Model", bound=BaseModel)
+
+def _shapes(both: CoreSchema) -> tuple[CoreSchema, CoreSchema]:
+    """The two item schemas of a tuple schema, each with the definitions they share."""
+    shared: list[Any] = []
+    if both["type"] == "definitions":
+        shared = list(both["definitions"])
+        both = both["schema"]
+    assert both["type"] == "tuple"
+    declaration, blocks = both["items_schema"]
+    return (
+        core_schema.definitions_schema(declaration, shared),
+        core_schema.definitions_schema(blocks, shared),
+    )
 
 
-def _explaining(model: type[_Model]) -> TypeAdapter[_Model]:
-    adapter = TypeAdapter(model)
-    adapter.rebuild(force=True)  # the model defers building, and its adapter with it
-    return adapter
+_BOTH = TypeAdapter(tuple[Declaration, RequiresWithApp]).core_schema
 
+DECLARATION_SCHEMA, REQUIRES_WITH_APP_SCHEMA = _shapes(_BOTH)
+"""The models' own (explaining) core schemas of the two shapes."""
 
-DECLARATION = _explaining(Declaration)
-REQUIRES_WITH_APP = _explaining(RequiresWithApp)
-FAST_DECLARATION: SchemaValidator = fast_validator(DECLARATION.core_schema)
-FAST_REQUIRES_WITH_APP: SchemaValidator = fast_validator(REQUIRES_WITH_APP.core_schema)
+DECLARATION = SchemaValidator(DECLARATION_SCHEMA)
+"""A whole declaration ``{name, app, requires}``, validated by the models' own schema."""
+REQUIRES_WITH_APP = SchemaValidator(REQUIRES_WITH_APP_SCHEMA)
+"""``{app, requires}``, one block at a time, validated by the models' own schema."""
+
+_FAST_DECLARATION_SCHEMA, _FAST_REQUIRES_WITH_APP_SCHEMA = _shapes(fast_schema(_BOTH))
+FAST_DECLARATION = SchemaValidator(_FAST_DECLARATION_SCHEMA)
+"""The fast twin of ``DECLARATION``."""
+FAST_REQUIRES_WITH_APP = SchemaValidator(_FAST_REQUIRES_WITH_APP_SCHEMA)
+"""The fast twin of ``REQUIRES_WITH_APP``."""
