@@ -34,6 +34,9 @@ _REQUIRES_WITH_APP = validators.REQUIRES_WITH_APP
 _FAST_DECLARATION = validators.FAST_DECLARATION
 _FAST_REQUIRES_WITH_APP = validators.FAST_REQUIRES_WITH_APP
 
+_set = object.__setattr__
+"""Sets state on a frozen model: only on one this parse has just built."""
+
 _UNREADABLE = Issue("", "unreadable", "could not be read: a value failed while being read")
 
 
@@ -44,9 +47,12 @@ def _carry_app_id(app: AppBlock, name: str) -> None:
     not read.
     """
     carried = {"app_id": name}
-    for app_def in (app.win32, app.darwin, app.linux):
-        if app_def is not None:
-            object.__setattr__(app_def, "__pydantic_private__", carried)
+    if (win32 := app.win32) is not None:
+        _set(win32, "__pydantic_private__", carried)
+    if (darwin := app.darwin) is not None:
+        _set(darwin, "__pydantic_private__", carried)
+    if (linux := app.linux) is not None:
+        _set(linux, "__pydantic_private__", carried)
 
 
 def _explain(explaining: SchemaValidator, data: dict[str, Any], *, name: str, where: str) -> Any:

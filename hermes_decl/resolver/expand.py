@@ -74,7 +74,34 @@ def unsafe_reason(path: str, os_family: OsFamily) -> str | None:
 
 def _has_variables(template: str, os_family: OsFamily) -> bool:
     """Whether a path has anything to expand: a leading ``~``, a ``$`` or (Windows) a ``%``."""
-    return template.startswith("~") or "$" in template or (os_family == "win32" and "%" in template)
+    return template.startswith("~") or _has_substitutions(template, os_family)
+
+
+def _has_substitutions(text: str, os_family: OsFamily) -> bool:
+    """Whether text may hold a variable: a ``$`` or (Windows) a ``%``."""
+    return "$" in text or (os_family == "win32" and "%" in text)
+
+
+def _substituted(text: str, os_family: OsFamily, host: Host) -> tuple[str, str | None]:
+    """``text`` with each variable replaced by its value, and why it cannot be, if it cannot."""
+    refusals: list[str] = []
+
+    def substitute(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2) or match.group(3)
+        value = host.getenv(name)
+        if value is None:
+            refusals.append(f"variable {name} is unset")
+            return ""
+        if not value.strip():
+            # An empty value would re-root the path: $EMPTY/etc/x would become /etc/x.
+            refusals.append(f"variable {name} is set but empty")
+        elif "*" in value:
+            refusals.append(f"variable {name} holds a '*'")
+        return _joined(value, match.string[match.end() :])
+
+    pattern = _ANY_VARIABLE if os_family == "win32" else _POSIX_VARIABLE
+    substituted = pattern.sub(substitute, text)
+    return substituted, refusals[0] if refusals else None
 
 
 def _joined(value: str, following: str) -> str:
@@ -113,25 +140,11 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
         rest_from = len(home)
     else:
         rest_from = 0
-    refusals: list[str] = []
-
-    def substitute(match: re.Match[str]) -> str:
-        name = match.group(1) or match.group(2) or match.group(3)
-        value = host.getenv(name)
-        if value is None:
-            refusals.append(f"variable {name} is unset")
-            return ""
-        if not value.strip():
-            # An empty value would re-root the path: $EMPTY/etc/x would become /etc/x.
-            refusals.append(f"variable {name} is set but empty")
-        elif "*" in value:
-            refusals.append(f"variable {name} holds a '*'")
-        return _joined(value, match.string[match.end() :])
-
-    pattern = _ANY_VARIABLE if os_family == "win32" else _POSIX_VARIABLE
-    text = text[:rest_from] + pattern.sub(substitute, text[rest_from:])
-    if refusals:
-        return Expansion(None, refusals[0])
+    if _has_substitutions(text[rest_from:], os_family):
+        rest, refused = _substituted(text[rest_from:], os_family, host)
+        if refused is not None:
+            return Expansion(None, refused)
+        text = text[:rest_from] + rest
     reason = unsafe_reason(text, os_family)
     if reason is not None:
         return Expansion(None, f"{normalise(os_family, text)} {reason}")
