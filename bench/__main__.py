@@ -1,6 +1,8 @@
 """Run every benchmark, print one Markdown table and write it to bench/RESULTS.md.
 
-``python -m bench`` exits 1 when a target is missed, so the table in RESULTS.md always says which.
+``python -m bench`` exits 1 when a target is missed, so the table in RESULTS.md always says which;
+below the table, RESULTS.md says for each missed target what its floor is and why (each suite's
+``MISSED``, keyed by the start of its rows' names).
 """
 
 from __future__ import annotations
@@ -40,6 +42,19 @@ def machine() -> str:
     )
 
 
+def why_missed(rows: list[Row]) -> list[str]:
+    """For each row whose target was missed, what its floor is and why, as Markdown lines."""
+    notes: dict[str, str] = {}
+    for suite in SUITES:
+        notes.update(getattr(suite, "MISSED", {}))
+    lines = []
+    for name, _, _, verdict in rows:
+        if verdict == "MISSED":
+            note = next((note for start, note in notes.items() if name.startswith(start)), None)
+            lines.append(f"- **{name}**: {note or 'no explanation recorded.'}")
+    return ["", "## Targets missed", "", *lines] if lines else []
+
+
 def main() -> int:
     rows = [row for suite in SUITES for row in suite.run()]
     lines = table(rows)
@@ -47,7 +62,9 @@ def main() -> int:
     missed = [row[0] for row in rows if row[3] == "MISSED"]
     RESULTS.write_text(
         "# Benchmark results\n\n"
-        f"Measured {machine()} with `python -m bench`.\n\n" + "\n".join(lines) + "\n",
+        f"Measured {machine()} with `python -m bench`.\n\n"
+        + "\n".join([*lines, *why_missed(rows)])
+        + "\n",
         encoding="utf-8",
     )
     return 1 if missed else 0

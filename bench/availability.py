@@ -3,6 +3,8 @@
 The baseline makes, in the same process, exactly the host calls an evaluation physically needs
 (one presence check per place looked at, and finding and reading the user overrides file: two
 variables, the home folder and one bounded read), so the ratio is the resolver's own overhead.
+The evaluator that built its verdict by repeated ``dataclasses.replace`` and expanded every path
+took ``BEFORE`` times the host calls; the speed-up is measured against that.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from hermes_decl.resolver.availability import availability
 from hermes_decl.testing import FakeHost
 
 COUNT = 1000
+BEFORE = 5.7
+"""The earlier evaluator's time as a multiple of the bare host calls (21.9 ms against 3.8 ms)."""
+SPEED_UP_TARGET = 1.4
 
 
 def _declarations() -> list[Declaration]:
@@ -99,6 +104,12 @@ def run() -> list[tuple[str, str, str, str]]:
             f"{elapsed / baseline:.1f}x",
             f"baseline {baseline * 1000:.1f} ms",
             "ratio",
+        ),
+        (
+            "availability speed-up over the earlier evaluator",
+            f"{BEFORE / (elapsed / baseline):.2f}x",
+            f"it took {BEFORE}x the host calls; target ≥ {SPEED_UP_TARGET}x",
+            "met" if BEFORE / (elapsed / baseline) >= SPEED_UP_TARGET else "MISSED",
         ),
         (
             "host calls for those evaluations",

@@ -1,8 +1,10 @@
-"""Microseconds per parsed declaration, hermes_decl against the plain-Python baseline, same process.
+"""Microseconds per parsed declaration, hermes_decl against the reference parser, same process.
 
 Three inputs: the smallest useful declaration, the full three-OS example of SPEC 3.1 with every
-``requires`` key, and an invalid one with three problems (SPEC 4's example). Each round times both
-parsers back to back and the best round of each is kept, so load on the machine affects both alike.
+``requires`` key of language 1.0, and an invalid one with three problems (SPEC 4's example). The
+reference is a fair hand-written parser of the same rules (``bench.reference``). Each round times
+both parsers back to back and the best round of each is kept, so load on the machine affects
+both alike.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import baseline_parser
+from bench.floor import floor_models
+from bench.reference import reference_parser
 from hermes_decl.declaration import DeclarationError, parse_declaration
 
 NAME = "vendor-server"
@@ -77,6 +80,28 @@ INVALID: tuple[dict[str, Any], dict[str, Any]] = (
 
 INPUTS = {"minimal": MINIMAL, "full 3-OS": FULL, "invalid, 3 errors": INVALID}
 
+TARGETS = {"minimal": 1.5, "full 3-OS": 1.0}
+"""The most each valid input may take, as a multiple of the reference parser's time."""
+INVALID_BEFORE = 4.5
+"""The invalid input's ratio before the fast validator (82 us against the reference's 18 us, on
+the machine of RESULTS.md): reporting problems must not have become slower."""
+
+MISSED = {
+    "parse, minimal": (
+        "the floor is plain BaseModels of the same shapes (the floor rows): hermes_decl's fast "
+        "validator costs about what they do in pydantic-core, then about 0.8 µs of Python that "
+        "no schema can say: the parser's own call, carrying the declaration's name into the "
+        "block it built, and the cross-field rules (at least one OS block; requires against "
+        "app), each one Python call. The reference parser reads this input with a handful of "
+        "dictionary lookups."
+    ),
+    "parse, full 3-OS": (
+        "the floor is plain BaseModels of the same shapes (the floor rows), which the fast "
+        "validator matches; see the minimal row for the Python left on the valid path."
+    ),
+}
+"""What each missed target's floor is, and why (``python -m bench`` writes it to RESULTS.md)."""
+
 ROUNDS = 15
 TARGET_ROUND_S = 0.02
 
@@ -91,11 +116,13 @@ def _subject(raw: tuple[dict[str, Any], dict[str, Any]]) -> Callable[[], object]
     return run
 
 
-def _baseline(raw: tuple[dict[str, Any], dict[str, Any]]) -> Callable[[], object]:
+def _reference(raw: tuple[dict[str, Any], dict[str, Any]]) -> Callable[[], object]:
+    reference = reference_parser()
+
     def run() -> object:
         try:
-            return baseline_parser.parse_declaration(NAME, raw[0], raw[1], where=WHERE)
-        except baseline_parser.BaselineError as error:
+            return reference.parse_declaration(NAME, raw[0], raw[1], where=WHERE)
+        except reference.RefDeclarationError as error:
             return error
 
     return run
@@ -119,40 +146,61 @@ def _round(run: Callable[[], object], loops: int) -> float:
 
 
 def interleaved(
-    subject: Callable[[], object], baseline: Callable[[], object], rounds: int = ROUNDS
+    subject: Callable[[], object], reference: Callable[[], object], rounds: int = ROUNDS
 ) -> tuple[float, float]:
     """Best seconds per call of each, timing them alternately so both see the same load."""
-    loops = min(_loops(subject), _loops(baseline))
-    best_subject = best_baseline = float("inf")
+    loops = min(_loops(subject), _loops(reference))
+    best_subject = best_reference = float("inf")
     for number in range(rounds):
-        pair = (subject, baseline) if number % 2 == 0 else (baseline, subject)
+        pair = (subject, reference) if number % 2 == 0 else (reference, subject)
         for run in pair:
             elapsed = _round(run, loops)
             if run is subject:
                 best_subject = min(best_subject, elapsed)
             else:
-                best_baseline = min(best_baseline, elapsed)
-    return best_subject, best_baseline
+                best_reference = min(best_reference, elapsed)
+    return best_subject, best_reference
+
+
+def _floor(raw: tuple[dict[str, Any], dict[str, Any]]) -> Callable[[], object]:
+    """Plain BaseModels of the same shapes validating the same input (a lone location listed)."""
+    declaration = floor_models().FloorDeclaration
+    app = {
+        os_family: {**block, "location": _listed(block["location"])}
+        for os_family, block in raw[0].items()
+    }
+    data = {"name": NAME, "app": app, "requires": raw[1]}
+    return lambda: declaration.model_validate(data)
+
+
+def _listed(location: object) -> object:
+    return location if isinstance(location, list) else [location]
 
 
 def run() -> list[tuple[str, str, str, str]]:
-    """Rows of (benchmark, measured, baseline or target, verdict)."""
+    """Rows of (benchmark, measured, reference or target, verdict)."""
     rows = []
     for label, raw in INPUTS.items():
-        subject, baseline = interleaved(_subject(raw), _baseline(raw))
-        ratio = subject / baseline
-        if raw is FULL:
-            verdict = "met" if ratio <= 1.0 else "MISSED"
-            against = f"baseline {baseline * 1e6:.1f} µs; target ratio ≤ 1.00"
-        else:
-            verdict = "ratio"
-            against = f"baseline {baseline * 1e6:.1f} µs"
+        subject, reference = interleaved(_subject(raw), _reference(raw))
+        ratio = subject / reference
+        limit = TARGETS.get(label, INVALID_BEFORE)
+        target = "ratio before the fast validator" if label not in TARGETS else "target ratio"
         rows.append(
             (
-                f"parse, {label} (hermes_decl / plain-Python baseline)",
+                f"parse, {label} (hermes_decl / reference parser)",
                 f"{subject * 1e6:.1f} µs ({ratio:.2f}x)",
-                against,
-                verdict,
+                f"reference {reference * 1e6:.1f} µs; {target} ≤ {limit:.2f}",
+                "met" if ratio <= limit else "MISSED",
+            )
+        )
+    for label in TARGETS:
+        floor, reference = interleaved(_floor(INPUTS[label]), _reference(INPUTS[label]))
+        rows.append(
+            (
+                f"parse, {label}: plain BaseModels of the same shapes / reference (floor)",
+                f"{floor * 1e6:.1f} µs ({floor / reference:.2f}x)",
+                "what Pydantic models of these shapes cost without any rule",
+                "ratio",
             )
         )
     rows.append(_error_scaling())
