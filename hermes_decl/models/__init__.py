@@ -1,6 +1,7 @@
 """Frozen Pydantic models of a declaration; all validation and defaults live here."""
 
-# Last: the parser's validators, built before any model class builds its own.
+# First, so that it defines every model class and then builds the parser's validators before
+# any model class can build its own (see validators.py).
 from hermes_decl.models import validators as validators
 from hermes_decl.models.app import AppBlock, AppDef, DarwinAppDef, LinuxAppDef, Win32AppDef
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence

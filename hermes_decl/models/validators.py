@@ -1,12 +1,12 @@
-"""The validators the parser uses, built once, as the models are imported.
+"""The validators the parser uses, built once, as soon as the model classes exist.
 
 Each shape the parser validates (a whole declaration; ``{app, requires}``, one block at a time)
 has two: the explaining validator of the models, whose errors say what is wrong, and its fast
 twin (``hermes_decl.models.fast``). Both shapes' schemas are generated in one pass, since they
-share every block, and are built here, at the end of the models' import, before any model class
-has built a validator of its own (the models defer that to their first use): pydantic-core reuses
-a finished class's own validator wherever the class appears in a schema, which would put the
-explaining checks back on the fast path.
+share every block. The models package imports this module first, so the validators are built
+before any model class has built one of its own (the models defer that to their first use):
+pydantic-core reuses a finished class's own validator wherever the class appears in a schema,
+which would put the explaining checks back on the fast path.
 """
 
 from __future__ import annotations
