@@ -255,17 +255,12 @@ def _os_version_text(result: Availability) -> str:
 def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOverrides | None:
     """The user overrides explain applies, so that an invalid file can be shown.
 
-    explain prints an invalid file's problems itself, so the library's one-time warning about it
-    is not also printed on stderr.
+    explain prints an invalid file's problems itself; the library's warning about it goes to the
+    ``hermes_decl`` logger, which the command line leaves unconfigured (its ``NullHandler``).
     """
-    import logging
-
     from hermes_decl.resolver.live_host import default_host
-    from hermes_decl.resolver.overrides import logger as overrides_logger
     from hermes_decl.resolver.overrides import user_overrides
 
-    if not overrides_logger.handlers:
-        overrides_logger.addHandler(logging.NullHandler())
     live = host if host is not None else default_host()
     family = os_family or live.os_family
     return user_overrides(live, family) if family is not None else None
