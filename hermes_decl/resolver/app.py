@@ -127,7 +127,11 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     """The host's search path first, then the known bin folders a desktop session may lack."""
     os_family, host, name = lookup.os_family, lookup.host, location.target
     found = host.which(name)
-    if found:
+    refusal = _search_path_refusal(found, os_family)
+    if refusal is not None:
+        found = None
+        yield Look(None, refusal, via="search_path")
+    elif found:
         yield Look(found, present=True, via="search_path")
     else:
         yield Look(name, present=False, via="search_path")
@@ -145,6 +149,20 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
         elif found is None or not _same_place(hit, found, os_family):
             yield Look(normalise(os_family, hit), present=True, via="known_folder")
         # else: a folder that is also on the search path gives nothing new
+
+
+def _search_path_refusal(found: object, os_family: OsFamily) -> str | None:
+    """Why a path the host's ``which`` answered must not be used, or None (also for no answer).
+
+    The host wrote that path, not the declaration: like a listed name, it is re-checked before
+    anything reads it, so a host can never lead the resolver to a relative, UNC or device path.
+    """
+    if found is None or found == "":
+        return None
+    if not isinstance(found, str):
+        return f"the search path gave a {type(found).__name__}, not a path"
+    reason = unsafe_reason(found, os_family)
+    return None if reason is None else f"the search path gave {found!r}, which {reason}"
 
 
 def _same_place(first: str, second: str, os_family: OsFamily) -> bool:
