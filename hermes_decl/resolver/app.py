@@ -25,7 +25,7 @@ from hermes_decl.models import (
 )
 from hermes_decl.models.rules import starts_with_two_separators
 from hermes_decl.resolver.expand import expand, join, normalise, unsafe_reason
-from hermes_decl.resolver.host import Host, UninstallEntry
+from hermes_decl.resolver.host import Host, UninstallEntries, UninstallEntry
 from hermes_decl.resolver.known_dirs import known_dirs
 from hermes_decl.resolver.matching import search_pattern
 from hermes_decl.resolver.pathsearch import find_in_folder
@@ -49,10 +49,12 @@ class Candidate:
     kind: str
     """The location's kind: ``path`` or a location kind."""
     path: str | None
-    """The place: an expanded path, a ``*`` pattern, a bare command name; None when refused."""
+    """The place: an expanded path, a ``*`` pattern, a bare command name; None when refused, and
+    for an incomplete read of the uninstall entries (which have no place to name)."""
     outcome: Outcome
     """``present``, ``absent``, ``no_match`` (a pattern matched nothing), ``incomplete`` (a
-    pattern's search was cut short by a bound, so more may match than was tried) or ``refused``."""
+    pattern's search, or the host's uninstall entries, were cut short by a bound, so more may
+    match than was tried) or ``refused``."""
     detail: str | None = None
     """Why a place was refused, or what it was."""
     version: str | None = None
@@ -75,7 +77,7 @@ class Look:
     detail: str | None = None
     pattern: bool = False
     incomplete: bool = False
-    """A pattern's search was cut short: ``detail`` says where."""
+    """A pattern's search, or the uninstall entries, were cut short: ``detail`` says where."""
     present: bool | None = None
     """Whether the locator already saw the application there; None: it must be checked."""
     via: Via | None = None
@@ -88,13 +90,16 @@ class Lookup:
     def __init__(self, host: Host, os_family: OsFamily) -> None:
         self.host = host
         self.os_family = os_family
-        self._entries: tuple[UninstallEntry, ...] | None = None
+        self._entries: UninstallEntries | None = None
 
     @property
-    def uninstall_entries(self) -> tuple[UninstallEntry, ...]:
-        """The host's uninstall entries, asked for at most once per evaluation."""
+    def uninstall_entries(self) -> UninstallEntries:
+        """The host's uninstall entries, asked for at most once per evaluation; ``truncated``
+        when the host stopped reading them at a bound (a plain tuple is whole)."""
         if self._entries is None:
-            self._entries = self.host.uninstall_entries()
+            entries = self.host.uninstall_entries()
+            cut = getattr(entries, "truncated", False) is True
+            self._entries = UninstallEntries(entries, truncated=cut)
         return self._entries
 
 
@@ -174,7 +179,8 @@ def _same_place(first: str, second: str, os_family: OsFamily) -> bool:
 
 def _look_in_uninstall_entries(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     file = getattr(location, "file", "")
-    for entry in lookup.uninstall_entries:
+    entries = lookup.uninstall_entries
+    for entry in entries:
         folder = (entry.install_location or "").strip().strip('"')
         if not (entry.display_name or "").startswith(location.target) or not folder:
             continue
@@ -188,6 +194,12 @@ def _look_in_uninstall_entries(location: KindLocation, lookup: Lookup) -> Iterat
             yield Look(None, f"{candidate} {reason}", via=via, entry=entry)
         else:
             yield Look(candidate, via=via, entry=entry)
+    if entries.truncated:
+        detail = (
+            f"the host read only {len(entries)} uninstall entries, stopping at a bound; "
+            f"an entry past them may match {location.target!r}"
+        )
+        yield Look(None, detail, incomplete=True, via="uninstall_entry")
 
 
 _LOCATORS: dict[str, Locator] = {
@@ -295,10 +307,10 @@ def locate(
 
 
 def _outcome(look: Look, presence: Presence, lookup: Lookup) -> Outcome:
-    if look.path is None:
-        return "refused"
     if look.incomplete:
         return "incomplete"
+    if look.path is None:
+        return "refused"
     if look.pattern:
         return "no_match"
     present = look.present
