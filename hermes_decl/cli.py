@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_STATUS_HELP = (
-    "exit status: 0 when every file is valid (check) or every server is offered (explain); "
-    "1 when a file has problems or a server is not offered; 2 for a usage error or input "
-    "that cannot be read, such as a missing file."
+    "exit status: 0 when every file is valid (check), every server is offered (explain) or the "
+    "place was added (override); 1 when a file has problems, a server is not offered or the "
+    "overrides file cannot be changed; 2 for a usage error or input that cannot be read, such "
+    "as a missing file."
 )
 OS_FAMILIES = ("win32", "darwin", "linux")
 """The ``--os`` choices: ``hermes_decl.models.OS_FAMILIES`` (a test keeps them equal)."""
@@ -414,6 +415,8 @@ class Command:
     description: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Run
+    exit_statuses: str
+    """What each exit status means for this command, as ``--help`` ends."""
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -423,6 +426,8 @@ COMMANDS: tuple[Command, ...] = (
         "Validate declaration files and print every problem with file:line:column.",
         _add_check,
         _check,
+        "exit status: 0 when every file is valid; 1 when a file has problems; 2 for a usage "
+        "error or input that cannot be read, such as a missing file.",
     ),
     Command(
         "explain",
@@ -430,6 +435,9 @@ COMMANDS: tuple[Command, ...] = (
         "Evaluate declarations: the state, the sentence and every place looked at.",
         _add_explain,
         _explain,
+        "exit status: 0 when every file is valid and every server is offered; 1 when a file "
+        "has problems or a server is not offered; 2 for a usage error or input that cannot be "
+        "read, such as a missing file or snapshot.",
     ),
     Command(
         "schema",
@@ -437,6 +445,7 @@ COMMANDS: tuple[Command, ...] = (
         "Print the JSON Schema, for editors and validators.",
         _add_schema,
         _schema,
+        "exit status: 0 when the schema (or its path) was printed; 2 for a usage error.",
     ),
     Command(
         "override",
@@ -446,6 +455,9 @@ COMMANDS: tuple[Command, ...] = (
         "own locations; PATH follows the rules of a declaration's location.",
         _add_override,
         _override,
+        "exit status: 0 when the place was added or is already listed; 1 when the overrides "
+        "file has problems, cannot be found or cannot be written; 2 for a usage error, such as "
+        "a PATH that breaks the rules of a location.",
     ),
 )
 """Every subcommand, in the order ``--help`` lists them; a new command is one more entry."""
@@ -480,7 +492,7 @@ def _parser(commands: Iterable[Command] = COMMANDS) -> argparse.ArgumentParser:
             command.name,
             help=command.help,
             description=command.description,
-            epilog=EXIT_STATUS_HELP,
+            epilog=command.exit_statuses,
             parents=[common],
         )
         command.add_arguments(sub)
