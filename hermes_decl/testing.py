@@ -165,12 +165,13 @@ class FakeHost:
         self.add_dir(path)
         return self.add_file(self._join(path, "Contents", "Info.plist"), plistlib.dumps(info))
 
-    def add_pe(self, path: str, version: str) -> FakeHost:
+    def add_pe(self, path: str, version: str, *, mtime: float | None = None) -> FakeHost:
         """A minimal valid PE32+ executable whose ``VS_FIXEDFILEINFO`` file version is ``version``.
 
-        ``version`` is one to four dot-separated numbers (``"24.1.0.7"``).
+        ``version`` is one to four dot-separated numbers (``"24.1.0.7"``); ``mtime`` is as for
+        ``add_file``.
         """
-        return self.add_file(path, build_pe(version))
+        return self.add_file(path, build_pe(version), mtime=mtime)
 
     def add_uninstall_entry(
         self,
