@@ -464,11 +464,18 @@ COMMANDS: tuple[Command, ...] = (
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors say what to type instead, and exit with 2."""
+    """An argument parser whose usage errors say what to type instead, and exit with 2.
+
+    An error may quote an argument it could not use, and arguments can be file names a hook
+    passes from a repository: the message is escaped like every other human line.
+    """
 
     def error(self, message: str) -> Any:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nTry '{self.prog} --help'.\n")
+        stderr = forgiving(sys.stderr)
+        say(stderr, f"{self.prog}: error: {message}")
+        say(stderr, f"Try '{self.prog} --help'.")
+        self.exit(EXIT_USAGE)
 
 
 def _parser(commands: Iterable[Command] = COMMANDS) -> argparse.ArgumentParser:
