@@ -8,15 +8,18 @@ otherwise the whole input is a JSON scenario (so seeds are readable and mutation
      "env": {"EMPTY": ""}, "home": "/home/u", "users": {"bob": ""},
      "names": ["..", "a/../../etc", "CON", "v-2"], "truncated": false,
      "files": ["/opt/v-2/bin/x"], "dirs": ["/opt/v-1"],
-     "uninstall": [["Vendor", "1.0", "C:\\CON"]], "pci": [["0000:ff:00.0", "0x10de", "0x030000"]]}
+     "uninstall": [["Vendor", "1.0", "C:\\CON"]], "pci": [["0000:ff:00.0", "0x10de", "0x030000"]],
+     "which": "/opt/../etc/x", "registry_bound": 1}
 
 The machine is a ``FakeHost`` whose every folder also lists the scenario's ``names`` (parent
 references, separators, NUL, drive colons, Windows device names, non-strings), marked truncated
-when the scenario says so. A declaration that does not parse is skipped (the parser has its own
-harness). The contract checked: ``availability()`` and ``gpu_class()`` answer and never raise;
-every outcome is in the trace vocabulary; and every path the host was asked to stat, list or
-read is absolute for its OS, has no NUL, no ``..`` segment, does not start like a UNC or device
-path and, for Windows, has no segment that opens a device.
+when the scenario says so; whose ``which`` answers the scenario's ``which`` (any value) when it
+has one; and whose registry answers are cut at ``registry_bound`` entries. A declaration that
+does not parse is skipped (the parser has its own harness). The contract checked:
+``availability()`` and ``gpu_class()`` answer and never raise; every outcome is in the trace
+vocabulary; and every path the host was asked to stat, list or read is absolute for its OS, has
+no NUL, no ``..`` segment, does not start like a UNC or device path and, for Windows, has no
+segment that opens a device.
 
     python fuzz/fuzz_resolver.py -atheris_runs=200000 -timeout=10 fuzz/work/resolver \\
         fuzz/corpus/resolver
@@ -175,6 +178,8 @@ def _generated(reader: ByteReader) -> dict[str, Any]:
             ]
             for _ in range(reader.below(3))
         ],
+        "which": reader.pick((None, *HOSTILE_VALUES, "/opt/x/bin/vendor", "C:\\Apps\\v.exe")),
+        "registry_bound": reader.below(3),
     }
 
 
@@ -189,16 +194,29 @@ def _scenario(data: bytes) -> dict[str, Any] | None:
 
 
 class HostileHost(FakeHost):
-    """A FakeHost whose every folder also lists hostile names, as a careless host might."""
+    """A FakeHost whose every folder also lists hostile names, and whose search path answers
+    whatever it was told to, as a careless host might."""
 
-    def __init__(self, os_family: OsFamily, names: list[Any], truncated: bool, **kwargs: Any):
+    def __init__(
+        self,
+        os_family: OsFamily,
+        names: list[Any],
+        truncated: bool,
+        which: object = None,
+        **kwargs: Any,
+    ):
         super().__init__(os_family, **kwargs)
         self.extra_names = names
         self.truncated = truncated
+        self.which_answer = which
 
     def list_dir(self, path: str) -> Listing:
         names = super().list_dir(path)
         return Listing([*names, *self.extra_names], truncated=self.truncated or names.truncated)
+
+    def which(self, name: str) -> str | None:
+        found = super().which(name)
+        return found if self.which_answer is None else self.which_answer  # type: ignore[return-value]
 
 
 def _strings(value: object) -> dict[str, str]:
@@ -210,13 +228,16 @@ def _strings(value: object) -> dict[str, str]:
 def _host(scenario: dict[str, Any], os_family: OsFamily) -> HostileHost:
     home = scenario.get("home")
     names = scenario.get("names")
+    bound = scenario.get("registry_bound")
     host = HostileHost(
         os_family,
         names if isinstance(names, list) else [],
         scenario.get("truncated") is True,
+        scenario.get("which"),
         env=_strings(scenario.get("env")),
         home=home if isinstance(home, str) else None,
         users=_strings(scenario.get("users")),
+        max_registry_entries=bound if isinstance(bound, int) and bound >= 0 else 4096,
     )
     # A path the host cannot hold (not absolute for its OS) is left out of the scenario.
     for key, add in (("dirs", host.add_dir), ("files", host.add_executable)):
@@ -264,7 +285,12 @@ def _check_trace(result: Availability) -> None:
     for candidate in result.trace:
         assert isinstance(candidate, Candidate)
         assert candidate.outcome in OUTCOMES, candidate
-        assert (candidate.path is None) == (candidate.outcome == "refused"), candidate
+        if candidate.outcome == "refused":
+            assert candidate.path is None, candidate
+        elif candidate.path is None:  # only a cut read of the uninstall entries names no place
+            assert (candidate.outcome, candidate.via) == ("incomplete", "uninstall_entry"), (
+                candidate
+            )
     result.sentence()
 
 

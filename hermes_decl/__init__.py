@@ -2,11 +2,16 @@
 
 The public names load on first use, so ``import hermes_decl`` stays cheap for a host that only
 imports it at startup; the models are built when a name that needs them is first read.
+
+The ``hermes_decl`` logger has a ``NullHandler``, as a library's should: what it logs (an invalid
+overrides file, a failing connection check) reaches the handlers the host configures, and a host
+without any logging configuration gets no stray lines on stderr.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -36,6 +41,8 @@ if TYPE_CHECKING:
     from hermes_decl.versions import compare_versions, satisfies, version_key
 
 __version__ = "0.1.0"
+
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 _HOMES = {
     **dict.fromkeys(

@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_STATUS_HELP = (
-    "exit status: 0 when every file is valid (check) or every server is offered (explain); "
-    "1 when a file has problems or a server is not offered; 2 for a usage error or input "
-    "that cannot be read, such as a missing file."
+    "exit status: 0 when every file is valid (check), every server is offered (explain) or the "
+    "place was added (override); 1 when a file has problems, a server is not offered or the "
+    "overrides file cannot be changed; 2 for a usage error or input that cannot be read, such "
+    "as a missing file."
 )
 OS_FAMILIES = ("win32", "darwin", "linux")
 """The ``--os`` choices: ``hermes_decl.models.OS_FAMILIES`` (a test keeps them equal)."""
@@ -255,17 +256,12 @@ def _os_version_text(result: Availability) -> str:
 def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOverrides | None:
     """The user overrides explain applies, so that an invalid file can be shown.
 
-    explain prints an invalid file's problems itself, so the library's one-time warning about it
-    is not also printed on stderr.
+    explain prints an invalid file's problems itself; the library's warning about it goes to the
+    ``hermes_decl`` logger, which the command line leaves unconfigured (its ``NullHandler``).
     """
-    import logging
-
     from hermes_decl.resolver.live_host import default_host
-    from hermes_decl.resolver.overrides import logger as overrides_logger
     from hermes_decl.resolver.overrides import user_overrides
 
-    if not overrides_logger.handlers:
-        overrides_logger.addHandler(logging.NullHandler())
     live = host if host is not None else default_host()
     family = os_family or live.os_family
     return user_overrides(live, family) if family is not None else None
@@ -419,6 +415,8 @@ class Command:
     description: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Run
+    exit_statuses: str
+    """What each exit status means for this command, as ``--help`` ends."""
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -428,6 +426,8 @@ COMMANDS: tuple[Command, ...] = (
         "Validate declaration files and print every problem with file:line:column.",
         _add_check,
         _check,
+        "exit status: 0 when every file is valid; 1 when a file has problems; 2 for a usage "
+        "error or input that cannot be read, such as a missing file.",
     ),
     Command(
         "explain",
@@ -435,6 +435,9 @@ COMMANDS: tuple[Command, ...] = (
         "Evaluate declarations: the state, the sentence and every place looked at.",
         _add_explain,
         _explain,
+        "exit status: 0 when every file is valid and every server is offered; 1 when a file "
+        "has problems or a server is not offered; 2 for a usage error or input that cannot be "
+        "read, such as a missing file or snapshot.",
     ),
     Command(
         "schema",
@@ -442,6 +445,7 @@ COMMANDS: tuple[Command, ...] = (
         "Print the JSON Schema, for editors and validators.",
         _add_schema,
         _schema,
+        "exit status: 0 when the schema (or its path) was printed; 2 for a usage error.",
     ),
     Command(
         "override",
@@ -451,17 +455,27 @@ COMMANDS: tuple[Command, ...] = (
         "own locations; PATH follows the rules of a declaration's location.",
         _add_override,
         _override,
+        "exit status: 0 when the place was added or is already listed; 1 when the overrides "
+        "file has problems, cannot be found or cannot be written; 2 for a usage error, such as "
+        "a PATH that breaks the rules of a location.",
     ),
 )
 """Every subcommand, in the order ``--help`` lists them; a new command is one more entry."""
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors say what to type instead, and exit with 2."""
+    """An argument parser whose usage errors say what to type instead, and exit with 2.
+
+    An error may quote an argument it could not use, and arguments can be file names a hook
+    passes from a repository: the message is escaped like every other human line.
+    """
 
     def error(self, message: str) -> Any:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nTry '{self.prog} --help'.\n")
+        stderr = forgiving(sys.stderr)
+        say(stderr, f"{self.prog}: error: {message}")
+        say(stderr, f"Try '{self.prog} --help'.")
+        self.exit(EXIT_USAGE)
 
 
 def _parser(commands: Iterable[Command] = COMMANDS) -> argparse.ArgumentParser:
@@ -485,7 +499,7 @@ def _parser(commands: Iterable[Command] = COMMANDS) -> argparse.ArgumentParser:
             command.name,
             help=command.help,
             description=command.description,
-            epilog=EXIT_STATUS_HELP,
+            epilog=command.exit_statuses,
             parents=[common],
         )
         command.add_arguments(sub)

@@ -11,13 +11,13 @@ import os
 from dataclasses import replace
 from typing import Annotated, Any
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError, model_validator
 
 from hermes_decl.errors import DeclarationError, Issue, issues_from
 from hermes_decl.loader import read_document_file
 from hermes_decl.models.app import one_of
 from hermes_decl.models.base import FrozenModel
-from hermes_decl.models.common import OS_FAMILIES, OsFamily
+from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail
 from hermes_decl.testing import DEFAULT_PROCESS_START, DEFAULT_USER, FakeHost
 
 
@@ -34,6 +34,12 @@ class SnapshotFile(FrozenModel):
     @classmethod
     def _prepare_input(cls, data: object) -> object:
         return {"path": data} if isinstance(data, str) else data
+
+    @model_validator(mode="after")
+    def _one_content(self) -> SnapshotFile:
+        if self.pe_version is not None and self.text is not None:
+            fail("content_conflict", "a file has pe_version or text, not both")
+        return self
 
 
 class SnapshotBundle(FrozenModel):
@@ -128,7 +134,7 @@ class HostSnapshot(FrozenModel):
             host.add_dir(directory)
         for file in self.files:
             if file.pe_version is not None:
-                host.add_pe(file.path, file.pe_version)
+                host.add_pe(file.path, file.pe_version, mtime=file.mtime)
             else:
                 host.add_file(file.path, (file.text or "").encode(), mtime=file.mtime)
         for bundle in self.bundles:

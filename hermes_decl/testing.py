@@ -32,11 +32,12 @@ from collections.abc import Mapping
 
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.desktop_session import desktop_session_from_env
-from hermes_decl.resolver.host import Listing, ProcessInfo, UninstallEntry
+from hermes_decl.resolver.host import Listing, ProcessInfo, UninstallEntries, UninstallEntry
 from hermes_decl.resolver.listing import MAX_DIR_ENTRIES
 from hermes_decl.resolver.native_machine import normalise_machine
 from hermes_decl.resolver.os_version import macos_version
 from hermes_decl.resolver.pathsearch import search_path
+from hermes_decl.resolver.winregistry import MAX_SUBKEYS
 from hermes_decl.testing_pe import build_pe
 
 __all__ = ["DEFAULT_FILE_MTIME", "DEFAULT_PROCESS_START", "DEFAULT_USER", "FakeHost"]
@@ -69,7 +70,9 @@ class FakeHost:
     (``add_*``, ``set_env``) are not counted either, and return the host so they can be chained.
 
     ``list_dir`` lists at most ``max_dir_entries`` names, as the live host does, and then marks
-    its ``Listing`` truncated; a small bound stands in for a huge folder.
+    its ``Listing`` truncated; a small bound stands in for a huge folder. Likewise
+    ``uninstall_entries`` and ``display_device_ids`` answer at most ``max_registry_entries``
+    (the live host's bound on one registry key's subkeys) and then mark their answer truncated.
     """
 
     def __init__(
@@ -86,6 +89,7 @@ class FakeHost:
         interactive_session: bool | None = None,
         os_version: str | None = None,
         max_dir_entries: int = MAX_DIR_ENTRIES,
+        max_registry_entries: int = MAX_SUBKEYS,
     ) -> None:
         if os_family is not None and os_family not in ("win32", "darwin", "linux"):
             raise ValueError(
@@ -104,6 +108,7 @@ class FakeHost:
         self._interactive_session = interactive_session
         self._os_version = os_version
         self._max_dir_entries = max_dir_entries
+        self._max_registry_entries = max_registry_entries
         self._files: dict[str, bytes] = {}
         self._mtimes: dict[str, float] = {}
         self._dirs: set[str] = set()
@@ -160,12 +165,13 @@ class FakeHost:
         self.add_dir(path)
         return self.add_file(self._join(path, "Contents", "Info.plist"), plistlib.dumps(info))
 
-    def add_pe(self, path: str, version: str) -> FakeHost:
+    def add_pe(self, path: str, version: str, *, mtime: float | None = None) -> FakeHost:
         """A minimal valid PE32+ executable whose ``VS_FIXEDFILEINFO`` file version is ``version``.
 
-        ``version`` is one to four dot-separated numbers (``"24.1.0.7"``).
+        ``version`` is one to four dot-separated numbers (``"24.1.0.7"``); ``mtime`` is as for
+        ``add_file``.
         """
-        return self.add_file(path, build_pe(version))
+        return self.add_file(path, build_pe(version), mtime=mtime)
 
     def add_uninstall_entry(
         self,
@@ -311,15 +317,20 @@ class FakeHost:
             is_file=self._is_file,
         )
 
-    def uninstall_entries(self) -> tuple[UninstallEntry, ...]:
-        """The uninstall entries added, in order (always empty on linux and darwin)."""
+    def uninstall_entries(self) -> UninstallEntries:
+        """The uninstall entries added, in order (always empty on linux and darwin); past
+        ``max_registry_entries``, cut and marked."""
         self._record("uninstall_entries")
-        return tuple(self._uninstall)
+        bound = self._max_registry_entries
+        entries = self._uninstall[:bound]
+        return UninstallEntries(entries, truncated=len(self._uninstall) > bound)
 
-    def display_device_ids(self) -> tuple[str, ...]:
-        """The display device ids added, in order (always empty on linux and darwin)."""
+    def display_device_ids(self) -> Listing:
+        """The display device ids added, in order (always empty on linux and darwin); past
+        ``max_registry_entries``, cut and marked."""
         self._record("display_device_ids")
-        return tuple(self._display_ids)
+        bound = self._max_registry_entries
+        return Listing(self._display_ids[:bound], truncated=len(self._display_ids) > bound)
 
     def native_machine(self) -> str:
         """The architecture given to the constructor, normalised (``AMD64`` is ``x86_64``)."""

@@ -12,7 +12,11 @@ from collections.abc import Iterator, Sequence
 
 from hermes_decl.resolver.app import Candidate
 
-_VIA_TEXT = {"search_path": "search path", "known_folder": "known folder"}
+_VIA_TEXT = {
+    "search_path": "search path",
+    "known_folder": "known folder",
+    "uninstall_entry": "uninstall entries",
+}
 
 
 def trace_lines(trace: Sequence[Candidate]) -> list[str]:

@@ -256,6 +256,43 @@ def test_win32_uninstall_entry_then_versioned_folders_newest_first() -> None:
     ]
 
 
+UNINSTALL_FOUND = [
+    (
+        "a-unc-install-location",
+        "Vendor App 2",
+        "\\\\server\\share\\Vendor",
+        "refused",
+        "install location \\\\server\\share\\Vendor is a UNC path",
+    ),
+    (
+        "a-device-install-location",
+        "Vendor App 2",
+        "C:\\Vendor\\AUX",
+        "refused",
+        "C:\\Vendor\\AUX\\bin\\vendor.exe has a segment Windows opens as a device ('AUX')",
+    ),
+    ("the-prefix-at-the-start", "Vendor App 2", "C:\\Vendor", "present", None),
+    ("the-prefix-inside-the-name-is-no-match", "Old Vendor App 2", "C:\\Vendor", None, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("display_name", "folder", "outcome", "detail"),
+    [row[1:] for row in UNINSTALL_FOUND],
+    ids=[row[0] for row in UNINSTALL_FOUND],
+)
+def test_uninstall_entries_match_by_prefix_and_a_remote_folder_is_refused(
+    display_name: str, folder: str, outcome: str | None, detail: str | None
+) -> None:
+    host = win_host().add_uninstall_entry(display_name, "2.1", folder)
+    host.add_executable("C:\\Vendor\\bin\\vendor.exe")
+    result = availability(decl(ALL_OS, app=True), host=host)
+    found = [(c.outcome, c.detail) for c in result.trace if c.kind == "uninstall_registry"]
+    assert found == ([] if outcome is None else [(outcome, detail)])
+    touched = [args[0] for method, args in host.call_log if method in ("is_file", "is_dir")]
+    assert not any("server" in str(path) or "AUX" in str(path) for path in touched)
+
+
 def test_win32_star_order_with_a_minimum_tries_every_copy_newest_first() -> None:
     host = win_host()
     for folder, version in [

@@ -247,12 +247,50 @@ def test_version() -> None:
     assert (result.returncode, result.stdout) == (0, f"hermes-decl {hermes_decl.__version__}\n")
 
 
-def test_help_documents_the_exit_statuses() -> None:
-    for args in ((), ("check",), ("explain",)):
-        result = run(*args, "--help")
-        text = " ".join(result.stdout.split())
-        assert "exit status: 0 when every file is valid" in text
-        assert "2 for a usage error or input that cannot be read, such as a missing file" in text
+EXIT_HELP = [
+    (
+        (),
+        "exit status: 0 when every file is valid (check), every server is offered (explain) or "
+        "the place was added (override); 1 when a file has problems, a server is not offered or "
+        "the overrides file cannot be changed; 2 for a usage error or input that cannot be "
+        "read, such as a missing file.",
+    ),
+    (
+        ("check",),
+        "exit status: 0 when every file is valid; 1 when a file has problems; 2 for a usage "
+        "error or input that cannot be read, such as a missing file.",
+    ),
+    (
+        ("explain",),
+        "exit status: 0 when every file is valid and every server is offered; 1 when a file has "
+        "problems or a server is not offered; 2 for a usage error or input that cannot be read, "
+        "such as a missing file or snapshot.",
+    ),
+    (
+        ("schema",),
+        "exit status: 0 when the schema (or its path) was printed; 2 for a usage error.",
+    ),
+    (
+        ("override",),
+        "exit status: 0 when the place was added or is already listed; 1 when the overrides file "
+        "has problems, cannot be found or cannot be written; 2 for a usage error, such as a PATH "
+        "that breaks the rules of a location.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "statuses"), EXIT_HELP, ids=[" ".join(args) or "top" for args, _ in EXIT_HELP]
+)
+def test_help_documents_each_command_s_exit_statuses(args: tuple[str, ...], statuses: str) -> None:
+    result = run(*args, "--help")
+    assert " ".join(result.stdout.split()).endswith(statuses)
+
+
+def test_the_readme_gives_the_exit_statuses_of_every_command() -> None:
+    header = next(line for line in README.splitlines() if line.startswith("| exit status |"))
+    assert header == "| exit status | `check` | `explain` | `schema` | `override` |"
+    assert {command.name for command in cli.COMMANDS} == {"check", "explain", "schema", "override"}
 
 
 def test_explain_takes_several_files_and_exits_1_when_one_server_is_not_offered() -> None:

@@ -129,6 +129,7 @@ def test_explain_reports_an_invalid_overrides_file(tmp_path: Path) -> None:
     target.write_text("inkwell-mcp:\n  linux: [}\n")
     shown = run("explain", "examples/linux-tool.yaml", "--os", "linux", overrides=target)
     assert shown.returncode in (0, 1)  # offered or not, as this machine has the application
+    assert shown.stderr == ""  # shown once, on stdout, and not warned about as well
     assert shown.stdout.startswith(
         f"{target}: ignored, the overrides file is invalid:\n{target}:2:"
     )

@@ -320,3 +320,75 @@ def test_find_in_folder_takes_one_folder_as_is(
         name, folder, os_family=os_family, pathext=None, is_file=files.__contains__
     )
     assert found == expected
+
+
+class AnsweringHost(FakeHost):
+    """Someone else's host, whose ``which`` answers whatever it was given to answer."""
+
+    def __init__(self, os_family: OsFamily, answer: object) -> None:
+        super().__init__(os_family, home="/home/u" if os_family != "win32" else "C:\\Users\\u")
+        self.answer = answer
+
+    def which(self, name: str) -> str | None:
+        super().which(name)
+        return self.answer  # type: ignore[return-value]
+
+
+UNSAFE_ANSWERS: list[tuple[str, OsFamily, object, str]] = [
+    (
+        "relative",
+        "linux",
+        "bin/tool",
+        "the search path gave 'bin/tool', which is not an absolute path after expansion",
+    ),
+    (
+        "parent-segment",
+        "linux",
+        "/opt/../etc/tool",
+        "the search path gave '/opt/../etc/tool', which gained a '..' segment",
+    ),
+    (
+        "unc",
+        "win32",
+        "\\\\server\\share\\tool.exe",
+        "the search path gave '\\\\\\\\server\\\\share\\\\tool.exe', "
+        "which became a UNC or device path",
+    ),
+    (
+        "device",
+        "win32",
+        "C:\\Tools\\CON\\tool.exe",
+        "the search path gave 'C:\\\\Tools\\\\CON\\\\tool.exe', "
+        "which has a segment Windows opens as a device ('CON')",
+    ),
+    (
+        "nul",
+        "linux",
+        "/opt/bin/to\0ol",
+        "the search path gave '/opt/bin/to\\x00ol', which contains a NUL character",
+    ),
+    ("bytes", "linux", b"/opt/bin/tool", "the search path gave a bytes, not a path"),
+]
+
+
+@pytest.mark.parametrize(
+    ("os_family", "answer", "detail"),
+    [row[1:] for row in UNSAFE_ANSWERS],
+    ids=[row[0] for row in UNSAFE_ANSWERS],
+)
+def test_a_search_path_answer_is_re_checked_before_use(
+    os_family: OsFamily, answer: object, detail: str
+) -> None:
+    host = AnsweringHost(os_family, answer)
+    host.add_file("/etc/tool" if os_family != "win32" else "C:\\Tools\\tool.exe")
+    result = availability(decl(os_family), host=host)
+    assert result.state == "missing_app"
+    first = result.trace[0]
+    assert (first.via, first.path, first.outcome, first.detail) == (
+        "search_path",
+        None,
+        "refused",
+        detail,
+    )
+    touched = {call for call in host.call_log if call[0] in ("is_file", "read_file")}
+    assert all(answer not in args for _, args in touched)

@@ -251,6 +251,21 @@ def test_windows_adapters_examined_are_bounded(nvidia_first: bool, expected: str
     assert gpu_class(host) == expected
 
 
+@pytest.mark.parametrize(
+    ("first", "expected"),
+    [
+        (r"PCI\VEN_1414&DEV_008E", "unknown"),
+        (r"PCI\VEN_1002&DEV_73BF", "unknown"),
+        (r"PCI\VEN_10DE&DEV_2684", "nvidia"),
+    ],
+    ids=["basic-adapter-then-cut", "amd-then-cut", "nvidia-then-cut"],
+)
+def test_a_cut_list_of_windows_adapters_never_reads_none(first: str, expected: str) -> None:
+    host = FakeHost("win32", max_registry_entries=1)
+    host.add_display_device(first).add_display_device(r"PCI\VEN_10DE&DEV_2684")
+    assert gpu_class(host) == expected
+
+
 def test_reads_are_small_and_only_through_the_host() -> None:
     host = FakeHost().add_pci_device("0x8086").add_pci_device("0x1af4")
     host.add_file("/sys/bus/pci/devices/0000:01:00.0/vendor", b"0x8086" + b" " * 5000)

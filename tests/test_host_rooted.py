@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermes_decl.resolver.host import Host, ProcessInfo, UninstallEntry
+from hermes_decl.resolver.host import Host, Listing, ProcessInfo, UninstallEntries, UninstallEntry
 from hermes_decl.resolver.rooted_host import MAX_SYMLINK_HOPS, RootedHost
 
 HOSTS = Path(__file__).parent / "fixtures" / "hosts"
@@ -293,3 +293,13 @@ def test_runtime_facts_come_from_the_constructor_and_the_tree(tmp_path: Path) ->
     assert RootedHost(tmp_path, env={"WAYLAND_DISPLAY": "w"}).interactive_session() is True
     assert RootedHost(tmp_path, "darwin").interactive_session() is None
     assert RootedHost(tmp_path, "win32", interactive_session=True).interactive_session() is True
+
+
+def test_registry_answers_given_as_cut_keep_their_mark(tmp_path: Path) -> None:
+    entries = UninstallEntries([UninstallEntry("Vendor", "1.0", "C:\\Vendor")], truncated=True)
+    host = RootedHost(tmp_path, "win32", display_device_ids=Listing(["x"], truncated=True))
+    assert host.display_device_ids().truncated is True  # type: ignore[attr-defined]
+    cut = RootedHost(tmp_path, "win32", uninstall_entries=entries).uninstall_entries()
+    assert (cut, getattr(cut, "truncated", None)) == (entries, True)
+    whole = RootedHost(tmp_path, "win32", uninstall_entries=list(entries)).uninstall_entries()
+    assert getattr(whole, "truncated", False) is False

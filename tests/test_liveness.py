@@ -259,6 +259,7 @@ def test_no_endpoint_codes_are_stable() -> None:
         "dead_process",
         "other_user",
         "stale_file",
+        "unchecked_process",
     }
     code: str = NoEndpointCode.DEAD_PROCESS
     assert code == "dead_process"
@@ -771,7 +772,7 @@ PROCESS_CHECKS: dict[str, tuple[dict[str, Any], float, NoEndpointCode | None, st
     "a-start-that-cannot-be-read": (
         {"started": None},
         START + 60,
-        NoEndpointCode.STALE_FILE,
+        NoEndpointCode.UNCHECKED_PROCESS,
         "names process 4242, but the file or the process start cannot be dated",
     ),
 }
@@ -796,11 +797,11 @@ def test_the_process_check(
         assert (result.code, result.reason) == (code, f"runtime file {RUNTIME['win32']} {reason}")
 
 
-def test_a_process_whose_owner_cannot_be_read_is_not_this_users() -> None:
+def test_a_process_whose_owner_cannot_be_read_is_not_trusted() -> None:
     host = fake_host().add_file(RUNTIME["linux"], good()).add_unreadable_process(PID)
     result = checked(host)
     assert isinstance(result, NoEndpoint)
-    assert result.code is NoEndpointCode.OTHER_USER
+    assert result.code is NoEndpointCode.UNCHECKED_PROCESS
     assert result.reason.endswith("names process 4242, whose owner could not be read")
     assert host.calls["own_process"] == 0
 
@@ -813,8 +814,24 @@ def test_a_host_that_does_not_know_its_own_user_trusts_no_process() -> None:
     host = NoUserHost(home="/home/dev").add_file(RUNTIME["linux"], good()).add_process(PID)
     result = checked(host)
     assert isinstance(result, NoEndpoint)
-    assert result.code is NoEndpointCode.OTHER_USER
+    assert result.code is NoEndpointCode.UNCHECKED_PROCESS
     assert result.reason.endswith("but this host's user is unknown")
+
+
+def test_a_process_whose_session_cannot_be_read_is_not_trusted() -> None:
+    class NoSessionHost(FakeHost):
+        def process_info(self, pid: int) -> ProcessInfo | None:
+            found = super().process_info(pid)
+            return None if found is None else ProcessInfo(found.user, found.started, None)
+
+    host = NoSessionHost("win32", env={"LOCALAPPDATA": "C:\\Users\\dev\\AppData\\Local"}, session=1)
+    host.add_file(RUNTIME["win32"], good()).add_process(PID)
+    result = checked(host, "win32")
+    assert isinstance(result, NoEndpoint)
+    assert (result.code, result.reason) == (
+        NoEndpointCode.UNCHECKED_PROCESS,
+        f"runtime file {RUNTIME['win32']} names process 4242, whose session could not be read",
+    )
 
 
 def test_a_process_that_ends_between_the_questions_is_not_running() -> None:
@@ -836,7 +853,7 @@ def test_an_undated_file_is_refused() -> None:
     host = UndatedHost(home="/home/dev").add_file(RUNTIME["linux"], good()).add_process(PID)
     result = checked(host)
     assert isinstance(result, NoEndpoint)
-    assert result.code is NoEndpointCode.STALE_FILE
+    assert result.code is NoEndpointCode.UNCHECKED_PROCESS
 
 
 def test_pid_1_as_another_user_yields_no_endpoint_and_no_token() -> None:

@@ -793,6 +793,21 @@ def test_too_large() -> None:
     assert problems(" " * (MAX_BYTES + 1)) == [("", "too_large", None, None)]
 
 
+@pytest.mark.parametrize(
+    ("text", "too_large"),
+    [
+        ("# " + "é" * (MAX_BYTES // 2), True),
+        ("# " + "é" * (MAX_BYTES // 2 - 8), False),
+        ("# " + "\U0001f600" * (MAX_BYTES // 4), True),
+    ],
+    ids=["two-byte-characters-past-the-bound", "two-byte-characters-within", "four-byte-emoji"],
+)
+def test_text_is_bounded_by_its_utf8_size_not_its_length(text: str, too_large: bool) -> None:
+    assert len(text) <= MAX_BYTES  # as characters, each is within the bound
+    codes = [code for _, code, _, _ in problems(text + "\nx: 1\n")]
+    assert ("too_large" in codes) is too_large
+
+
 def test_invalid_utf8_is_reported_at_the_byte() -> None:
     assert problems(b"srv:\n  app: \xff\n") == [("", "bad_encoding", 2, 8)]
 

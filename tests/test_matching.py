@@ -94,6 +94,13 @@ def test_the_first_star_cannot_starve_the_second() -> None:
     assert host.calls["list_dir"] == 1 + MAX_MATCHES
 
 
+def test_equal_versions_are_ordered_by_name_whatever_order_the_host_lists() -> None:
+    names = ("Thing v2.4", "Thing 2.4.0", "Thing 2.4", "Thing 3")
+    host = ListingHost("linux", {"/opt": Listing(names)})
+    matches = search_pattern("/opt/Thing *", "linux", host).paths
+    assert matches == ("/opt/Thing 3", "/opt/Thing 2.4", "/opt/Thing 2.4.0", "/opt/Thing v2.4")
+
+
 # --- every listed name is re-checked before it is joined ---------------------------------------
 
 

@@ -87,6 +87,19 @@ def test_human_output_never_crashes_and_never_reaches_the_terminal_raw(
     assert "evil\\ud800\\x1b]0;pwned\\x07" in shown or "\\u001b]0;pwned\\u0007" in shown
 
 
+@pytest.mark.parametrize("environment", LOCALES.values(), ids=list(LOCALES))
+def test_a_usage_error_quotes_a_hostile_argument_escaped(environment: dict[str, str]) -> None:
+    # A file name that is not UTF-8 reaches Python as a lone surrogate ('\udcff').
+    result = _run(["check", "a.yaml", "--x\x1b]0;pwned\x07\udcff.yaml"], environment)
+    assert result.returncode == 2
+    assert b"Traceback" not in result.stderr
+    assert _controls(result.stderr) == []
+    assert result.stderr.decode("ascii", "replace").splitlines()[-2:] == [
+        "hermes-decl: error: unrecognized arguments: --x\\x1b]0;pwned\\x07\\udcff.yaml",
+        "Try 'hermes-decl --help'.",
+    ]
+
+
 def test_explain_shows_every_hostile_name_escaped(tmp_path: Path) -> None:
     files = _files(tmp_path)
     result = _run(["explain", files["declaration"], "--host", files["snapshot"]], LOCALES["utf-8"])

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -430,6 +433,34 @@ def test_a_named_file_that_is_missing_is_reported(caplog: pytest.LogCaptureFixtu
     caplog.clear()
     availability(decl(), host=missing_default)
     assert caplog.records == []  # no file in the usual place is no news
+
+
+def test_the_package_logger_has_a_null_handler() -> None:
+    handlers = logging.getLogger("hermes_decl").handlers
+    assert [type(handler) for handler in handlers] == [logging.NullHandler]
+
+
+def test_a_host_without_logging_configuration_gets_no_stray_warning(tmp_path: Path) -> None:
+    invalid = tmp_path / "overrides.yaml"
+    invalid.write_text("vendor-studio:\n  linux: relative/vs\n")
+    script = (
+        "from hermes_decl.declaration import parse_declaration\n"
+        "from hermes_decl.resolver.availability import availability\n"
+        "from hermes_decl.resolver.live_host import current_os_family\n"
+        "block = {'presence': 'executable', 'location': '~/no-such-folder/vs'}\n"
+        "app = {current_os_family() or 'linux': block}\n"
+        "decl = parse_declaration('vendor-studio', app, {'app': True}, where='t')\n"
+        "print(availability(decl).state)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, OVERRIDES_ENV: str(invalid)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (result.stdout, result.stderr) == ("missing_app\n", "")
 
 
 def test_a_too_large_file_is_refused() -> None:

@@ -12,6 +12,7 @@ import pytest
 from hermes_decl.models import AppDef
 from tests.rules_helpers import NAME, ROOTED, error_of, one_os, os_block, parse, rows, rows1
 from tests.rules_helpers import issues as issues_of
+from tests.test_declaration import FULL_APP
 
 LINUX = os_block("linux")
 
@@ -490,42 +491,7 @@ def test_endpoint_path(value: str, code: str) -> None:
 
 
 def test_spec_example_app_block() -> None:
-    raw = {
-        "win32": {
-            "presence": "executable",
-            "location": [
-                {
-                    "kind": "uninstall_registry",
-                    "display_name_prefix": "Vendor App",
-                    "file": "vendor.exe",
-                },
-                "%ProgramFiles%/Vendor/Vendor App */vendor.exe",
-            ],
-            "version": {"kind": "pe_resource"},
-            "liveness": {
-                "kind": "server_json",
-                "path": "%LOCALAPPDATA%/Vendor/Vendor App/McpServer/server.json",
-                "pid_key": "pid",
-                "url_key": "http",
-                "token_key": "token",
-                "endpoint_path": "/mcp",
-            },
-        },
-        "darwin": {
-            "presence": "bundle",
-            "location": [{"kind": "app_bundle", "name": "Vendor.app"}],
-            "version": {"kind": "plist"},
-        },
-        "linux": {
-            "presence": "executable",
-            "location": [
-                {"kind": "command", "name": "vendor"},
-                {"kind": "flatpak", "app_id": "com.vendor.App"},
-                {"kind": "snap", "name": "vendor"},
-            ],
-        },
-    }
-    decl = parse(raw, {"app": True, "min_version": "2.3.0", "gpu": "nvidia"})
+    decl = parse(FULL_APP, {"app": True, "min_version": "2.3.0", "gpu": "nvidia"})
     assert decl.app is not None
     assert decl.app.os_families == ("win32", "darwin", "linux")
     win32 = decl.app.for_os("win32")

@@ -87,6 +87,29 @@ def test_a_snapshot_describes_processes_users_file_contents_and_the_session() ->
     assert host.interactive_session() is True
 
 
+def test_a_pe_file_keeps_its_modification_time() -> None:
+    host = host_from_snapshot(
+        {
+            "os_family": "win32",
+            "files": [{"path": "C:\\v.exe", "pe_version": "2.4.0.1", "mtime": 1_600_000_000}],
+        },
+        where="s.yaml",
+    )
+    assert host.file_mtime("C:\\v.exe") == 1_600_000_000
+    assert host.read_file("C:\\v.exe", 2) == b"MZ"
+
+
+def test_a_file_has_a_pe_version_or_text_not_both() -> None:
+    with pytest.raises(DeclarationError) as caught:
+        host_from_snapshot(
+            {"os_family": "win32", "files": [{"path": "C:\\v.exe", "pe_version": "2", "text": ""}]},
+            where="s.yaml",
+        )
+    assert [(i.loc, i.code, i.message) for i in caught.value.issues] == [
+        ("files[0]", "content_conflict", "a file has pe_version or text, not both")
+    ]
+
+
 def test_snapshot_processes_are_strict() -> None:
     with pytest.raises(DeclarationError) as caught:
         host_from_snapshot(

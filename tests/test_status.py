@@ -284,6 +284,20 @@ ROWS: dict[str, Row] = {
         NOT_RUNNING,
         asks_connection=False,
     ),
+    "a-process-whose-owner-cannot-be-read": Row(
+        lambda: running_host().add_unreadable_process(PID),
+        UP,
+        StatusState.ENDPOINT_UNAVAILABLE,
+        f"{NAME} published no MCP endpoint this host can use. Restart {NAME}, then try again.",
+        asks_connection=False,
+    ),
+    "a-process-whose-start-cannot-be-read": Row(
+        lambda: running_host(started=None),
+        UP,
+        StatusState.ENDPOINT_UNAVAILABLE,
+        f"{NAME} published no MCP endpoint this host can use. Restart {NAME}, then try again.",
+        asks_connection=False,
+    ),
     "unusable-runtime-file": Row(
         lambda: running_host("https://127.0.0.1:5000"),
         UP,

@@ -49,6 +49,11 @@ LINES: list[tuple[str, list[Candidate], list[str]]] = [
         ],
     ),
     (
+        "a-cut-read-of-the-uninstall-entries",
+        [Candidate(0, "uninstall_registry", None, "incomplete", "cut", via="uninstall_entry")],
+        ["location[0] uninstall_registry: -: incomplete  (uninstall entries; cut)"],
+    ),
+    (
         "one-empty-known-folder-is-its-own-line",
         [Candidate(1, "snap", "/snap/bin/vs", "absent", via="known_folder")],
         ["location[1] snap: /snap/bin/vs: absent  (known folder)"],

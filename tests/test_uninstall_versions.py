@@ -247,3 +247,69 @@ def test_two_copies_in_a_rooted_tree(tmp_path: Path) -> None:
         "2.5",
         "C:\\New\\v.exe",
     )
+
+
+# -- a host that read only part of the uninstall entries ----------------------------------------
+
+
+def cut_host(entries: list[Entry], files: list[str], bound: int) -> FakeHost:
+    host = FakeHost("win32", max_registry_entries=bound)
+    for name, version, folder in entries:
+        host.add_uninstall_entry(name, version, folder)
+    for file in files:
+        host.add_executable(file)
+    return host
+
+
+CUT_SEARCHES: list[tuple[str, list[Entry], str, list[str]]] = [
+    (
+        "the-match-is-past-the-bound",
+        [("Other", "1.0", "C:\\Other"), ("Vendor App 2.5", "2.5", "C:\\New")],
+        "missing_app",
+        ["incomplete"],
+    ),
+    (
+        "a-match-before-the-bound-is-too-old",
+        [("Vendor App 2.1", "2.1", "C:\\Old"), ("Vendor App 2.5", "2.5", "C:\\New")],
+        "version_too_old",
+        ["present", "incomplete"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("entries", "state", "outcomes"),
+    [case[1:] for case in CUT_SEARCHES],
+    ids=[case[0] for case in CUT_SEARCHES],
+)
+def test_a_cut_list_of_entries_is_said_in_the_trace(
+    entries: list[Entry], state: str, outcomes: list[str]
+) -> None:
+    host = cut_host(entries, ["C:\\Old\\v.exe", "C:\\New\\v.exe"], bound=1)
+    result = availability(decl(THROUGH_ENTRIES), host=host)
+    assert result.state == state
+    assert [c.outcome for c in result.trace] == outcomes
+    last = result.trace[-1]
+    assert (last.path, last.via, last.detail) == (
+        None,
+        "uninstall_entry",
+        "the host read only 1 uninstall entries, stopping at a bound; an entry past them may "
+        "match 'Vendor App'",
+    )
+
+
+def test_a_whole_list_of_entries_ends_without_an_incomplete_place() -> None:
+    host = cut_host([("Vendor App 2.1", "2.1", "C:\\Old")], ["C:\\Old\\v.exe"], bound=1)
+    result = availability(decl(THROUGH_ENTRIES), host=host)
+    assert [c.outcome for c in result.trace] == ["present"]
+
+
+def test_the_only_match_in_a_cut_list_is_not_credited_as_the_only_one() -> None:
+    entries: list[Entry] = [("Vendor App 2.4", "2.4", None), ("Vendor App 2.1", "2.1", None)]
+    host = cut_host(entries, ["C:\\Vendor\\v.exe"], bound=1)
+    result = availability(decl(["C:\\Vendor\\v.exe"], minimum="2.3"), host=host)
+    assert (result.state, result.version) == ("version_too_old", None)
+    assert result.trace[0].version_detail == (
+        "the uninstall entry 'Vendor App 2.4' matches 'Vendor App' without an InstallLocation "
+        "holding it, and the host read only part of the entries, so it may not be the only one"
+    )

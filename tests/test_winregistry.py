@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hermes_decl.resolver.host import UninstallEntry
+from hermes_decl.resolver.host import Listing, UninstallEntries, UninstallEntry
 from hermes_decl.resolver.winregistry import (
     DISPLAY_CLASS_KEY,
     MAX_SUBKEYS,
@@ -219,16 +219,41 @@ def test_enumeration_errors_end_the_view() -> None:
     assert [e.display_name for e in read_uninstall_entries(reg)] == ["A", "B"]
 
 
-def test_subkeys_are_bounded() -> None:
+@pytest.mark.parametrize(
+    ("subkeys", "view", "truncated"),
+    [
+        (MAX_SUBKEYS + 100, "hklm64", True),
+        (MAX_SUBKEYS + 1, "hkcu", True),
+        (MAX_SUBKEYS, "hklm64", False),
+    ],
+    ids=["past-the-bound", "one-past-the-bound-in-hkcu", "exactly-the-bound"],
+)
+def test_subkeys_are_bounded_and_a_cut_is_marked(subkeys: int, view: str, truncated: bool) -> None:
     reg = FakeWinreg()
-    parent = reg.ensure(reg.hklm64, UNINSTALL_KEY)
-    for index in range(MAX_SUBKEYS + 100):
+    parent = reg.ensure(getattr(reg, view), UNINSTALL_KEY)
+    for index in range(subkeys):
         parent.subkeys[f"k{index:05d}"] = Key(values={"DisplayName": (f"n{index}", REG_SZ)})
     entries = read_uninstall_entries(reg)
-    assert len(entries) == MAX_SUBKEYS
+    assert isinstance(entries, UninstallEntries)
+    assert (len(entries), entries.truncated) == (MAX_SUBKEYS, truncated)
     assert entries[-1].display_name == f"n{MAX_SUBKEYS - 1}"
-    assert reg.calls["EnumKey"] == MAX_SUBKEYS  # the other two views have no key at all
+    # One look past the bound tells a cut key from a full one; the other views have no key.
+    assert reg.calls["EnumKey"] == MAX_SUBKEYS + 1
     assert reg.open_handles == set()
+
+
+@pytest.mark.parametrize(
+    ("adapters", "truncated"),
+    [(MAX_SUBKEYS + 1, True), (MAX_SUBKEYS, False)],
+    ids=["past-the-bound", "exactly-the-bound"],
+)
+def test_display_adapters_are_bounded_and_a_cut_is_marked(adapters: int, truncated: bool) -> None:
+    reg = FakeWinreg()
+    for index in range(adapters):
+        display_adapter(reg, f"{index:04d}", r"PCI\VEN_1414&DEV_008E")
+    ids = read_display_device_ids(reg)
+    assert isinstance(ids, Listing)
+    assert (len(ids), ids.truncated) == (MAX_SUBKEYS, truncated)
 
 
 def display_adapter(reg: FakeWinreg, name: str, device_id: Any = None) -> Key:

@@ -45,9 +45,16 @@ def _json_failure(text: str, where: str, failure: _JsonSyntax) -> DeclarationErr
     return DeclarationError(where, [issue])
 
 
+def _size(text: str | bytes) -> int:
+    """The text's size in bytes: a ``str`` counts as UTF-8, as it would be written to a file."""
+    if isinstance(text, bytes) or len(text) * 4 <= MAX_BYTES:
+        return len(text)  # no character takes more than four bytes
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def _read(text: str | bytes, where: str, syntax: Syntax | None = None) -> Document:
     """Read one document: as ``syntax`` says, else JSON when it parses as JSON, else YAML."""
-    if len(text) > MAX_BYTES:
+    if _size(text) > MAX_BYTES:
         message = f"is too large to read (more than {MAX_BYTES} bytes)"
         raise DeclarationError(where, [_issue((), "too_large", message, None)])
     if isinstance(text, bytes):

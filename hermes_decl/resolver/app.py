@@ -25,7 +25,7 @@ from hermes_decl.models import (
 )
 from hermes_decl.models.rules import starts_with_two_separators
 from hermes_decl.resolver.expand import expand, join, normalise, unsafe_reason
-from hermes_decl.resolver.host import Host, UninstallEntry
+from hermes_decl.resolver.host import Host, UninstallEntries, UninstallEntry
 from hermes_decl.resolver.known_dirs import known_dirs
 from hermes_decl.resolver.matching import search_pattern
 from hermes_decl.resolver.pathsearch import find_in_folder
@@ -49,10 +49,12 @@ class Candidate:
     kind: str
     """The location's kind: ``path`` or a location kind."""
     path: str | None
-    """The place: an expanded path, a ``*`` pattern, a bare command name; None when refused."""
+    """The place: an expanded path, a ``*`` pattern, a bare command name; None when refused, and
+    for an incomplete read of the uninstall entries (which have no place to name)."""
     outcome: Outcome
     """``present``, ``absent``, ``no_match`` (a pattern matched nothing), ``incomplete`` (a
-    pattern's search was cut short by a bound, so more may match than was tried) or ``refused``."""
+    pattern's search, or the host's uninstall entries, were cut short by a bound, so more may
+    match than was tried) or ``refused``."""
     detail: str | None = None
     """Why a place was refused, or what it was."""
     version: str | None = None
@@ -89,7 +91,7 @@ class Look(NamedTuple):
     detail: str | None = None
     pattern: bool = False
     incomplete: bool = False
-    """A pattern's search was cut short: ``detail`` says where."""
+    """A pattern's search, or the uninstall entries, were cut short: ``detail`` says where."""
     present: bool | None = None
     """Whether the locator already saw the application there; None: it must be checked."""
     via: Via | None = None
@@ -102,13 +104,16 @@ class Lookup:
     def __init__(self, host: Host, os_family: OsFamily) -> None:
         self.host = host
         self.os_family = os_family
-        self._entries: tuple[UninstallEntry, ...] | None = None
+        self._entries: UninstallEntries | None = None
 
     @property
-    def uninstall_entries(self) -> tuple[UninstallEntry, ...]:
-        """The host's uninstall entries, asked for at most once per evaluation."""
+    def uninstall_entries(self) -> UninstallEntries:
+        """The host's uninstall entries, asked for at most once per evaluation; ``truncated``
+        when the host stopped reading them at a bound (a plain tuple is whole)."""
         if self._entries is None:
-            self._entries = self.host.uninstall_entries()
+            entries = self.host.uninstall_entries()
+            cut = getattr(entries, "truncated", False) is True
+            self._entries = UninstallEntries(entries, truncated=cut)
         return self._entries
 
 
@@ -141,7 +146,11 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     """The host's search path first, then the known bin folders a desktop session may lack."""
     os_family, host, name = lookup.os_family, lookup.host, location.target
     found = host.which(name)
-    if found:
+    refusal = _search_path_refusal(found, os_family)
+    if refusal is not None:
+        found = None
+        yield Look(None, refusal, via="search_path")
+    elif found:
         yield Look(found, present=True, via="search_path")
     else:
         yield Look(name, present=False, via="search_path")
@@ -161,6 +170,20 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
         # else: a folder that is also on the search path gives nothing new
 
 
+def _search_path_refusal(found: object, os_family: OsFamily) -> str | None:
+    """Why a path the host's ``which`` answered must not be used, or None (also for no answer).
+
+    The host wrote that path, not the declaration: like a listed name, it is re-checked before
+    anything reads it, so a host can never lead the resolver to a relative, UNC or device path.
+    """
+    if found is None or found == "":
+        return None
+    if not isinstance(found, str):
+        return f"the search path gave a {type(found).__name__}, not a path"
+    reason = unsafe_reason(found, os_family)
+    return None if reason is None else f"the search path gave {found!r}, which {reason}"
+
+
 def _same_place(first: str, second: str, os_family: OsFamily) -> bool:
     """Whether two paths name the same place (Windows: either separator, any case)."""
     if os_family == "win32":
@@ -170,7 +193,8 @@ def _same_place(first: str, second: str, os_family: OsFamily) -> bool:
 
 def _look_in_uninstall_entries(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     file = getattr(location, "file", "")
-    for entry in lookup.uninstall_entries:
+    entries = lookup.uninstall_entries
+    for entry in entries:
         folder = (entry.install_location or "").strip().strip('"')
         if not (entry.display_name or "").startswith(location.target) or not folder:
             continue
@@ -184,6 +208,12 @@ def _look_in_uninstall_entries(location: KindLocation, lookup: Lookup) -> Iterat
             yield Look(None, f"{candidate} {reason}", via=via, entry=entry)
         else:
             yield Look(candidate, via=via, entry=entry)
+    if entries.truncated:
+        detail = (
+            f"the host read only {len(entries)} uninstall entries, stopping at a bound; "
+            f"an entry past them may match {location.target!r}"
+        )
+        yield Look(None, detail, incomplete=True, via="uninstall_entry")
 
 
 _LOCATORS: dict[str, Locator] = {
@@ -291,10 +321,10 @@ def locate(
 
 
 def _outcome(look: Look, presence: Presence, lookup: Lookup) -> Outcome:
-    if look.path is None:
-        return "refused"
     if look.incomplete:
         return "incomplete"
+    if look.path is None:
+        return "refused"
     if look.pattern:
         return "no_match"
     present = look.present

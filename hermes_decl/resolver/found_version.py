@@ -97,7 +97,8 @@ def uninstall_version(
 
     The entry the copy was found through; else the matching entry (DisplayName starting with
     ``prefix``) whose InstallLocation holds the copy, the deepest such folder when several do;
-    else the one entry matching ``prefix`` when there is exactly one; otherwise unreadable.
+    else the one entry matching ``prefix`` when there is exactly one (in entries the host read
+    whole: a ``truncated`` list may hide another); otherwise unreadable.
     """
     if found_through is not None:
         return _display_version(found_through, "it was found through")
@@ -111,8 +112,15 @@ def uninstall_version(
             names = " and ".join(repr(entry.display_name) for entry in deepest[:2])
             return FoundVersion(None, f"uninstall entries {names} hold it, with different versions")
         return _display_version(deepest[0], "whose InstallLocation holds it")
-    if len(matching) == 1:
+    if len(matching) == 1 and getattr(entries, "truncated", False) is not True:
         return _display_version(matching[0], f"(the only one matching {prefix!r})")
+    if len(matching) == 1:
+        return FoundVersion(
+            None,
+            f"the uninstall entry {matching[0].display_name!r} matches {prefix!r} without an "
+            "InstallLocation holding it, and the host read only part of the entries, so it may "
+            "not be the only one",
+        )
     if not matching:
         return FoundVersion(None, f"no uninstall entry's DisplayName starts with {prefix!r}")
     return FoundVersion(

@@ -111,9 +111,12 @@ def _windows_gpu_class(host: Host) -> GpuClass:
     """From the display adapters' ``VEN_xxxx``.
 
     No adapter id at all means the registry could not be read (Windows always lists at least the
-    basic display adapter): ``unknown``. Adapters read but none of a known vendor: ``none``.
+    basic display adapter): ``unknown``. Adapters read but none of a known vendor: ``none``. A
+    list the host cut (``truncated``) or longer than ``MAX_DEVICES`` is partial: ``unknown``
+    unless an NVIDIA adapter was seen.
     """
     all_ids = host.display_device_ids()
+    partial = len(all_ids) > MAX_DEVICES or getattr(all_ids, "truncated", False) is True
     device_ids = all_ids[:MAX_DEVICES]
     if not device_ids:
         return GpuClass.UNKNOWN
@@ -125,7 +128,7 @@ def _windows_gpu_class(host: Host) -> GpuClass:
             if vendor is not None:
                 found.add(vendor)
     best = best_vendor(found)
-    if len(all_ids) > MAX_DEVICES and best is not GpuClass.NVIDIA:
+    if partial and best is not GpuClass.NVIDIA:
         return GpuClass.UNKNOWN  # the adapters not examined may include an NVIDIA one
     return best or GpuClass.NONE
 

@@ -22,7 +22,15 @@ if TYPE_CHECKING:
     from hermes_decl.models import OsFamily
     from hermes_decl.resolver.live_host import LiveHost, default_host
 
-__all__ = ["Host", "Listing", "LiveHost", "ProcessInfo", "UninstallEntry", "default_host"]
+__all__ = [
+    "Host",
+    "Listing",
+    "LiveHost",
+    "ProcessInfo",
+    "UninstallEntries",
+    "UninstallEntry",
+    "default_host",
+]
 
 _IMPLEMENTATIONS = frozenset({"LiveHost", "default_host"})
 
@@ -59,13 +67,14 @@ class UninstallEntry:
 
 
 class Listing(tuple[str, ...]):
-    """Entry names of a directory, sorted, and whether the host stopped before the end.
+    """Names a host read, and whether it stopped before the end: the entry names of a
+    directory (sorted), or the display adapters' device ids of a registry key (in key order).
 
     It is a tuple of names, so a host that never stops early may return a plain tuple instead.
     """
 
     truncated: bool
-    """True when the directory has more entries than the host listed (a bound was hit)."""
+    """True when there are more names than the host read (a bound was hit)."""
 
     def __new__(cls, names: Iterable[str] = (), *, truncated: bool = False) -> Listing:
         listing = super().__new__(cls, names)
@@ -74,6 +83,26 @@ class Listing(tuple[str, ...]):
 
     def __repr__(self) -> str:
         return f"Listing({tuple(self)!r}, truncated={self.truncated!r})"
+
+
+class UninstallEntries(tuple[UninstallEntry, ...]):
+    """Windows uninstall entries in the order read, and whether the host stopped before the end.
+
+    It is a tuple of entries, so a host that never stops early may return a plain tuple instead.
+    """
+
+    truncated: bool
+    """True when a registry key has more entries than the host read (a bound was hit)."""
+
+    def __new__(
+        cls, entries: Iterable[UninstallEntry] = (), *, truncated: bool = False
+    ) -> UninstallEntries:
+        read = super().__new__(cls, entries)
+        read.truncated = truncated
+        return read
+
+    def __repr__(self) -> str:
+        return f"UninstallEntries({tuple(self)!r}, truncated={self.truncated!r})"
 
 
 @runtime_checkable
@@ -129,11 +158,19 @@ class Host(Protocol):
         ...
 
     def uninstall_entries(self) -> tuple[UninstallEntry, ...]:
-        """Windows uninstall entries: HKLM, its WOW6432Node twin, then HKCU; empty elsewhere."""
+        """Windows uninstall entries: HKLM, its WOW6432Node twin, then HKCU; empty elsewhere.
+
+        A host that stops reading at a bound returns ``UninstallEntries`` with
+        ``truncated=True``, so the resolver never reads a cut list as complete.
+        """
         ...
 
     def display_device_ids(self) -> tuple[str, ...]:
-        """Windows display adapters' ``MatchingDeviceId`` values; empty elsewhere."""
+        """Windows display adapters' ``MatchingDeviceId`` values; empty elsewhere.
+
+        A host that stops reading at a bound returns a ``Listing`` with ``truncated=True``, so
+        the GPU survey never reads a cut list as complete.
+        """
         ...
 
     def native_machine(self) -> str:

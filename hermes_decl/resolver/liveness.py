@@ -11,7 +11,8 @@ in the file:
   in the host's own session (``Host.process_info``, ``Host.own_process``); and the file must not
   be older than that process (``Host.file_mtime``, with ``START_TIME_SLACK_S`` for clocks and
   file systems that round): a stale file whose process id was reused by another program is
-  refused;
+  refused, and so is a file whose process cannot be checked (its owner, session or start time
+  unreadable), with a code of its own, as nothing then says the application is not running;
 - the URL must be plain ``http`` with no userinfo, a loopback host (``127.0.0.1``, ``localhost``
   or ``[::1]``) and a numeric port; its path, query and fragment are ignored, and the URL used is
   ``http://host:port`` + the declaration's ``endpoint_path``, split again and checked to still
@@ -110,9 +111,14 @@ class NoEndpointCode(str, Enum):
     DEAD_PROCESS = "dead_process"
     """The process that wrote the file is not running (a stale file)."""
     OTHER_USER = "other_user"
-    """The process belongs to another user or session, or its owner cannot be read."""
+    """The process belongs to another user, or runs in another session."""
     STALE_FILE = "stale_file"
-    """The file is older than the process it names (the id was reused), or cannot be dated."""
+    """The file is older than the process it names: an earlier process wrote it, the id was
+    reused."""
+    UNCHECKED_PROCESS = "unchecked_process"
+    """The process is alive, but its owner, session or start (or this host's own user) could not
+    be read, or the file cannot be dated: the file is not trusted, yet nothing shows that the
+    application is not running."""
 
     def __str__(self) -> str:
         return self.value
@@ -382,21 +388,21 @@ def _process_problem(host: Host, pid: int, path: str) -> tuple[NoEndpointCode, s
     info = host.process_info(pid)
     if info is None:
         return NoEndpointCode.DEAD_PROCESS, f"names process {pid}, which is not running"
+    unchecked = NoEndpointCode.UNCHECKED_PROCESS
     if info.user is None:
-        return NoEndpointCode.OTHER_USER, f"names process {pid}, whose owner could not be read"
+        return unchecked, f"names process {pid}, whose owner could not be read"
     own = host.own_process()
     if own.user is None:
-        return NoEndpointCode.OTHER_USER, f"names process {pid}, but this host's user is unknown"
+        return unchecked, f"names process {pid}, but this host's user is unknown"
     if info.user != own.user:
         return NoEndpointCode.OTHER_USER, f"names process {pid}, which belongs to another user"
+    if own.session is not None and info.session is None:
+        return unchecked, f"names process {pid}, whose session could not be read"
     if own.session is not None and info.session != own.session:
         return NoEndpointCode.OTHER_USER, f"names process {pid}, which runs in another session"
     written = host.file_mtime(path)
     if info.started is None or written is None:
-        return (
-            NoEndpointCode.STALE_FILE,
-            f"names process {pid}, but the file or the process start cannot be dated",
-        )
+        return unchecked, f"names process {pid}, but the file or the process start cannot be dated"
     if written < info.started - START_TIME_SLACK_S:
         return (
             NoEndpointCode.STALE_FILE,

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.desktop_session import desktop_session_from_env
-from hermes_decl.resolver.host import Listing, ProcessInfo, UninstallEntry
+from hermes_decl.resolver.host import Listing, ProcessInfo, UninstallEntries, UninstallEntry
 from hermes_decl.resolver.live_host import (
     file_modified,
     list_dir_names,
@@ -71,8 +71,17 @@ class RootedHost:
         self._home = home
         self._native_machine = normalise_machine(native_machine)
         self._search_path = search_path
-        self._uninstall_entries = tuple(uninstall_entries)
-        self._display_device_ids = tuple(display_device_ids)
+        # A cut answer given as UninstallEntries or Listing keeps its mark.
+        self._uninstall_entries = (
+            uninstall_entries
+            if isinstance(uninstall_entries, UninstallEntries)
+            else tuple(uninstall_entries)
+        )
+        self._display_device_ids = (
+            display_device_ids
+            if isinstance(display_device_ids, Listing)
+            else tuple(display_device_ids)
+        )
         # A live pid given without facts is the host user's, started before any file was written.
         self._processes = {
             pid: ProcessInfo(user=user, started=0.0, session=session) for pid in live_pids

@@ -23,8 +23,9 @@ app_not_running         liveness server_json and no runtime file, a dead    afte
                         process, another user's process, or a file older
                         than its process; the endpoint is never contacted
 endpoint_unavailable    liveness server_json and the runtime file gives no  after_user_action
-                        usable endpoint, or with probe=True the endpoint
-                        does not answer MCP initialize
+                        usable endpoint (its live process could not be
+                        checked included), or with probe=True the
+                        endpoint does not answer MCP initialize
 hermes_not_connected    is_connected is None, answers false or raises       after_user_action
 no_requirements         the declaration requires no application (none is    none (usable)
                         observed) and the connection is alive
@@ -116,7 +117,9 @@ _NOT_RUNNING_CODES = frozenset(
         NoEndpointCode.STALE_FILE,
     }
 )
-"""Runtime-file answers that mean no running copy of this user published an endpoint."""
+"""Runtime-file answers that mean no running copy of this user published an endpoint. A process
+that could not be checked (``unchecked_process``) is not among them: it may be the application,
+running, so the status never tells a person to start it."""
 
 
 @dataclass(frozen=True)

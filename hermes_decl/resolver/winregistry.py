@@ -2,7 +2,9 @@
 
 ``LiveHost`` passes the real ``winreg`` module on Windows; tests pass a fake object with the same
 few functions and constants. Every enumeration is bounded and every access error is skipped: a
-key that cannot be opened or a value that cannot be read counts as absent.
+key that cannot be opened or a value that cannot be read counts as absent. A key with more
+subkeys than the bound is read up to it and the answer is marked ``truncated``, so no reader
+takes a cut list for the whole one.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any, Protocol, TypeVar
 
-from hermes_decl.resolver.host import UninstallEntry
+from hermes_decl.resolver.host import Listing, UninstallEntries, UninstallEntry
 
 UNINSTALL_KEY = r"SOFTWARE\Microsoft\Windows\CurrentVersion\Uninstall"
 """The uninstall key, read under HKLM (both registry views) and HKCU."""
@@ -20,7 +22,7 @@ DISPLAY_CLASS_KEY = r"SYSTEM\CurrentControlSet\Control\Class\{4d36e968-e325-11ce
 """The display-adapter device class key; each adapter is a four-digit subkey (``0000``…)."""
 
 MAX_SUBKEYS = 4096
-"""At most this many subkeys of one key are enumerated."""
+"""At most this many subkeys of one key are enumerated; past it the answer is marked truncated."""
 
 MAX_VALUE_CHARS = 32768
 """A string value longer than this counts as absent (Windows paths stop at 32767 characters)."""
@@ -65,11 +67,19 @@ class RegistryApi(Protocol[HandleT]):
         ...
 
 
-def read_uninstall_entries(api: RegistryApi[HandleT]) -> tuple[UninstallEntry, ...]:
+class _Enumeration:
+    """What enumerating subkeys found out besides the subkeys: whether a bound cut it."""
+
+    def __init__(self) -> None:
+        self.truncated = False
+
+
+def read_uninstall_entries(api: RegistryApi[HandleT]) -> UninstallEntries:
     """Uninstall entries from HKLM's 64-bit view, its 32-bit (WOW6432Node) view, then HKCU.
 
     Within a view, entries come in the registry's subkey order. On 32-bit Windows both HKLM
-    views are the same key, so an entry already read from the first view is not repeated.
+    views are the same key, so an entry already read from the first view is not repeated. When
+    a view has more than ``MAX_SUBKEYS`` entries, the answer is marked ``truncated``.
     """
     views = (
         (api.HKEY_LOCAL_MACHINE, api.KEY_READ | api.KEY_WOW64_64KEY),
@@ -78,34 +88,40 @@ def read_uninstall_entries(api: RegistryApi[HandleT]) -> tuple[UninstallEntry, .
     )
     entries: list[UninstallEntry] = []
     hklm_seen: set[tuple[str, UninstallEntry]] = set()
+    enumeration = _Enumeration()
     for root, access in views:
-        for subkey_name, entry in _uninstall_view(api, root, access):
+        for subkey_name, entry in _uninstall_view(api, root, access, enumeration):
             if root == api.HKEY_LOCAL_MACHINE:
                 if (subkey_name, entry) in hklm_seen:
                     continue
                 hklm_seen.add((subkey_name, entry))
             entries.append(entry)
-    return tuple(entries)
+    return UninstallEntries(entries, truncated=enumeration.truncated)
 
 
-def read_display_device_ids(api: RegistryApi[HandleT]) -> tuple[str, ...]:
-    """The ``MatchingDeviceId`` of every display adapter (``PCI\\VEN_10DE&DEV_…``), in key order."""
+def read_display_device_ids(api: RegistryApi[HandleT]) -> Listing:
+    """The ``MatchingDeviceId`` of every display adapter (``PCI\\VEN_10DE&DEV_…``), in key order.
+
+    When the class key has more than ``MAX_SUBKEYS`` subkeys, the answer is marked ``truncated``.
+    """
     access = api.KEY_READ | api.KEY_WOW64_64KEY
     ids: list[str] = []
-    for subkey_name, handle in _subkeys(api, api.HKEY_LOCAL_MACHINE, DISPLAY_CLASS_KEY, access):
+    enumeration = _Enumeration()
+    adapters = _subkeys(api, api.HKEY_LOCAL_MACHINE, DISPLAY_CLASS_KEY, access, enumeration)
+    for subkey_name, handle in adapters:
         if len(subkey_name) != 4 or not subkey_name.isdigit():
             continue  # "Properties", "Configuration": not adapters
         device_id = _string_value(api, handle, "MatchingDeviceId")
         if device_id is not None:
             ids.append(device_id)
-    return tuple(ids)
+    return Listing(ids, truncated=enumeration.truncated)
 
 
 def _uninstall_view(
-    api: RegistryApi[HandleT], root: int, access: int
+    api: RegistryApi[HandleT], root: int, access: int, enumeration: _Enumeration
 ) -> Iterator[tuple[str, UninstallEntry]]:
     """Each uninstall subkey of one registry view, with the values the resolver reads."""
-    for subkey_name, handle in _subkeys(api, root, UNINSTALL_KEY, access):
+    for subkey_name, handle in _subkeys(api, root, UNINSTALL_KEY, access, enumeration):
         yield (
             subkey_name,
             UninstallEntry(
@@ -117,21 +133,25 @@ def _uninstall_view(
 
 
 def _subkeys(
-    api: RegistryApi[HandleT], root: int, path: str, access: int
+    api: RegistryApi[HandleT], root: int, path: str, access: int, enumeration: _Enumeration
 ) -> Iterator[tuple[str, HandleT]]:
     """Each openable subkey of ``root\\path`` (at most ``MAX_SUBKEYS``), opened with ``access``.
 
-    The handle is only valid until the iteration moves on; unreadable subkeys are skipped.
+    The handle is only valid until the iteration moves on; unreadable subkeys are skipped. When
+    the key has a subkey past the bound, ``enumeration.truncated`` becomes True.
     """
     parent = _open(api, root, path, access)
     if parent is None:
         return
     try:
-        for index in range(MAX_SUBKEYS):
+        for index in range(MAX_SUBKEYS + 1):
             try:
                 name = api.EnumKey(parent, index)
             except OSError:
                 break  # ERROR_NO_MORE_ITEMS, or the key went away
+            if index == MAX_SUBKEYS:
+                enumeration.truncated = True
+                break
             if not isinstance(name, str) or not name:
                 continue
             child = _open(api, parent, name, access)
