@@ -6,12 +6,15 @@ subscriber may read the registry (or change it) without deadlocking.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from hermes_decl.models import Declaration
+
+_log = logging.getLogger("hermes_decl")
 
 ChangeAction = Literal["register", "unregister", "clear"]
 
@@ -39,9 +42,7 @@ def _notify(change: RegistryChange) -> None:
         try:
             subscriber(change)
         except Exception:
-            import logging  # only when a subscriber fails: most processes never need it
-
-            logging.getLogger("hermes_decl").exception("a registry subscriber failed on %s", change)
+            _log.exception("a registry subscriber failed on %s", change)
 
 
 def register(server_name: str, decl: Declaration) -> None:
