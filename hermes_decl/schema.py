@@ -71,6 +71,7 @@ from hermes_decl.models.requires import (
     no_version_source_message,
 )
 from hermes_decl.models.text_rules import TextRule, TextRules
+from hermes_decl.models.validator_code import code_of, nested_code
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 from hermes_decl.schema_files import DIALECTS as DIALECTS
 from hermes_decl.schema_files import SCHEMA_FILES as SCHEMA_FILES
@@ -295,24 +296,6 @@ _FunctionSchema = (
 _Rule = Callable[["_Generator", _FunctionSchema, Any], JsonSchemaValue]
 
 
-def _code_of(function: object) -> CodeType:
-    inner = getattr(function, "__func__", function)
-    code = getattr(inner, "__code__", None)
-    if code is None and callable(inner):
-        code = getattr(type(inner).__call__, "__code__", None)  # a callable object
-    if not isinstance(code, CodeType):
-        raise TypeError(f"cannot identify validator {function!r}")
-    return code
-
-
-def _nested_code(outer: Callable[..., Any], name: str) -> CodeType:
-    """The code of the function ``name`` defined inside ``outer`` (a closure such as a check)."""
-    for constant in outer.__code__.co_consts:
-        if isinstance(constant, CodeType) and constant.co_name == name:
-            return constant
-    raise LookupError(f"{outer.__qualname__} defines no {name}")
-
-
 def _add_rule(schema: JsonSchemaValue, rule: JsonSchemaValue) -> None:
     schema.setdefault("allOf", []).append(rule)
 
@@ -447,7 +430,7 @@ class _Generator(GenerateJsonSchema):
 
     def _validator(self, schema: _FunctionSchema) -> JsonSchemaValue:
         function = schema["function"]["function"]
-        rule = _RULES.get(_code_of(function))
+        rule = _RULES.get(code_of(function))
         if rule is None:
             name = getattr(function, "__qualname__", repr(function))
             raise TypeError(
@@ -777,20 +760,20 @@ class _Generator(GenerateJsonSchema):
 
 
 _RULES: dict[CodeType, _Rule] = {
-    _code_of(FrozenModel._validate_mapping): _Generator._mapping,
-    _code_of(Declaration._carry_name): _Generator._same,
-    _nested_code(one_of, "check"): _Generator._same,
-    _code_of(KindUnion.__call__): _Generator._kind_union,
-    _code_of(as_location_list): _Generator._location_list,
-    _code_of(as_hint_list): _Generator._hint_list,
-    _nested_code(hint_item, "check_hint"): _Generator._hint_union,
-    _code_of(as_arch_list): _Generator._arch_list,
-    _code_of(_no_os_version_on_linux): _Generator._refused,
-    _code_of(TextRules.check): _Generator._text_rules,
-    _code_of(_check_presence): _Generator._presence,
-    _code_of(AppBlock._at_least_one): _Generator._at_least_one_os,
-    _code_of(_minimum_needs_app): _Generator._minimum_needs_app,
-    _code_of(RequiresWithApp._cross_check): _Generator._cross_check,
+    code_of(FrozenModel._validate_mapping): _Generator._mapping,
+    code_of(Declaration._carry_name): _Generator._same,
+    nested_code(one_of, "check"): _Generator._same,
+    code_of(KindUnion.__call__): _Generator._kind_union,
+    code_of(as_location_list): _Generator._location_list,
+    code_of(as_hint_list): _Generator._hint_list,
+    nested_code(hint_item, "check_hint"): _Generator._hint_union,
+    code_of(as_arch_list): _Generator._arch_list,
+    code_of(_no_os_version_on_linux): _Generator._refused,
+    code_of(TextRules.check): _Generator._text_rules,
+    code_of(_check_presence): _Generator._presence,
+    code_of(AppBlock._at_least_one): _Generator._at_least_one_os,
+    code_of(_minimum_needs_app): _Generator._minimum_needs_app,
+    code_of(RequiresWithApp._cross_check): _Generator._cross_check,
 }
 
 

@@ -41,6 +41,7 @@ from hermes_decl.models.requires import (
     as_arch_list,
 )
 from hermes_decl.models.text_rules import TextRules
+from hermes_decl.models.validator_code import code_of, nested_code
 
 
 def one_or_list(value: Any) -> Any:
@@ -49,23 +50,6 @@ def one_or_list(value: Any) -> Any:
 
 
 Node = dict[str, Any]
-
-
-def _code_of(function: object) -> CodeType:
-    inner = getattr(function, "__func__", function)
-    code = getattr(inner, "__code__", None)
-    if code is None and callable(inner):
-        code = getattr(type(inner).__call__, "__code__", None)  # a callable object
-    if not isinstance(code, CodeType):
-        raise TypeError(f"cannot identify validator {function!r}")
-    return code
-
-
-def _nested_code(outer: Callable[..., Any], name: str) -> CodeType:
-    for constant in outer.__code__.co_consts:
-        if isinstance(constant, CodeType) and constant.co_name == name:
-            return constant
-    raise LookupError(f"{outer.__qualname__} defines no {name}")
 
 
 class _Derivation:
@@ -96,7 +80,7 @@ class _Derivation:
 
     def function(self, schema: Node, presence: str | None) -> Any:
         function = schema["function"]["function"]
-        rule = _RULES.get(_code_of(function))
+        rule = _RULES.get(code_of(function))
         if rule is None:
             name = getattr(function, "__qualname__", repr(function))
             raise TypeError(f"no fast rule for validator {name}: map it in hermes_decl.models.fast")
@@ -205,20 +189,20 @@ def _keyed_by(key: str, choices: dict[str, Any]) -> CoreSchema:
 _Rule = Callable[[_Derivation, Node, Any, "str | None"], Any]
 
 _RULES: dict[CodeType, _Rule] = {
-    _code_of(FrozenModel._validate_mapping): _Derivation.inner,
-    _code_of(Declaration._carry_name): _Derivation.inner,
-    _nested_code(one_of, "check"): _Derivation.inner,
-    _code_of(_no_os_version_on_linux): _Derivation.refused,
-    _code_of(KindUnion.__call__): _Derivation.kind_union,
-    _code_of(_check_presence): _Derivation.presence,
-    _nested_code(hint_item, "check_hint"): _Derivation.hints,
-    _code_of(as_location_list): _Derivation.one_or_list,
-    _code_of(as_hint_list): _Derivation.one_or_list,
-    _code_of(as_arch_list): _Derivation.arch_list,
-    _code_of(TextRules.check): _Derivation.text,
-    _code_of(AppBlock._at_least_one): _Derivation.kept,
-    _code_of(_minimum_needs_app): _Derivation.kept,
-    _code_of(RequiresWithApp._cross_check): _Derivation.kept,
+    code_of(FrozenModel._validate_mapping): _Derivation.inner,
+    code_of(Declaration._carry_name): _Derivation.inner,
+    nested_code(one_of, "check"): _Derivation.inner,
+    code_of(_no_os_version_on_linux): _Derivation.refused,
+    code_of(KindUnion.__call__): _Derivation.kind_union,
+    code_of(_check_presence): _Derivation.presence,
+    nested_code(hint_item, "check_hint"): _Derivation.hints,
+    code_of(as_location_list): _Derivation.one_or_list,
+    code_of(as_hint_list): _Derivation.one_or_list,
+    code_of(as_arch_list): _Derivation.arch_list,
+    code_of(TextRules.check): _Derivation.text,
+    code_of(AppBlock._at_least_one): _Derivation.kept,
+    code_of(_minimum_needs_app): _Derivation.kept,
+    code_of(RequiresWithApp._cross_check): _Derivation.kept,
 }
 
 
