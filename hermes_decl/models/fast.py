@@ -5,8 +5,8 @@ A valid declaration is validated by pydantic-core alone, but for the few rules n
 say, once per declaration: a lone value read as a list of one, at least one OS block, and the
 cross-field rules of ``requires``. The rest is said in the core schema: a string rule by its
 ``TextRules.accept`` pattern, a choice by its ``Literal``, an unknown key by ``extra='forbid'``,
-a ``kind`` by a tagged union keyed by the ``kind`` key, the kinds a block's ``presence`` allows by
-one variant of the block per presence, and null for an optional key by the key's nullable type.
+a ``kind`` by a tagged union keyed by the ``kind`` key, and the kinds a block's ``presence``
+allows by one variant of the block per presence.
 
 The fast schema is derived from the explaining one (each validator function the models use maps
 to a rule here, as ``hermes_decl.schema`` maps them to JSON Schema), so the two cannot describe
@@ -171,6 +171,7 @@ class _Derivation:
         for presence in PRESENCES:
             variant = {key: self.node(value, presence) for key, value in schema.items()}
             variant.pop("post_init", None)
+            variant.pop("ref", None)  # the union of the variants takes the block's place
             variants[presence] = variant
         return _keyed_by("presence", variants)
 
