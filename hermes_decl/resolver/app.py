@@ -9,7 +9,7 @@ reached (the search path, a known folder, an uninstall entry).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal, NamedTuple
@@ -40,7 +40,7 @@ Via = Literal["search_path", "known_folder", "uninstall_entry"]
 entry's InstallLocation; None for a path location."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """One place examined: which location produced it, where it is, and what was found there."""
 
@@ -240,26 +240,29 @@ LOCATION_KINDS: MappingProxyType[str, LocationKind] = MappingProxyType(
 """Every location kind by name."""
 
 
-def _look_at_path(location: PathLocation, lookup: Lookup) -> Iterator[Look]:
+def _look_at_path(location: PathLocation, lookup: Lookup) -> Iterable[Look]:
     os_family, host = lookup.os_family, lookup.host
     expansion = expand(location.path, os_family, host)
     if expansion.path is None:
-        yield Look(None, expansion.refused)
-    elif "*" in expansion.path:
-        search = search_pattern(expansion.path, os_family, host)
-        for match in search.paths:
-            yield Look(match)
-        if search.cut_short:
-            found = "matches were tried" if search.paths else "no folder matched what was seen"
-            detail = f"{found}, but the search was cut short: {'; '.join(search.cut_short)}"
-            yield Look(expansion.path, detail, pattern=True, incomplete=True)
-        elif not search.paths:
-            yield Look(expansion.path, "no folder matches the pattern", pattern=True)
-    else:
-        yield Look(expansion.path)
+        return (Look(None, expansion.refused),)
+    if "*" in expansion.path:
+        return _look_for_matches(expansion.path, lookup)
+    return (Look(expansion.path),)
 
 
-def _looks(location: LocationSpec, lookup: Lookup) -> Iterator[Look]:
+def _look_for_matches(pattern: str, lookup: Lookup) -> Iterator[Look]:
+    search = search_pattern(pattern, lookup.os_family, lookup.host)
+    for match in search.paths:
+        yield Look(match)
+    if search.cut_short:
+        found = "matches were tried" if search.paths else "no folder matched what was seen"
+        detail = f"{found}, but the search was cut short: {'; '.join(search.cut_short)}"
+        yield Look(pattern, detail, pattern=True, incomplete=True)
+    elif not search.paths:
+        yield Look(pattern, "no folder matches the pattern", pattern=True)
+
+
+def _looks(location: LocationSpec, lookup: Lookup) -> Iterable[Look]:
     if isinstance(location, PathLocation):
         return _look_at_path(location, lookup)
     return LOCATION_KINDS[location.KIND].locate(location, lookup)

@@ -37,7 +37,7 @@ class AvailabilityState(str, Enum):
 _OFFERABLE = frozenset({AvailabilityState.AVAILABLE, AvailabilityState.NO_REQUIREMENTS})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Availability:
     """The verdict on one declaration on one host, with what was examined to reach it."""
 
