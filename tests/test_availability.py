@@ -463,8 +463,26 @@ def test_an_executable_inside_a_bundle_is_versioned_by_the_bundle() -> None:
             "vendor needs an NVIDIA GPU; this machine's GPU could not be read, "
             "so the requirement counts as met.",
         ),
+        (
+            lambda h: h.add_nvidia_proc(),
+            {"gpu": "nvidia", "arch": "x86_64"},
+            "vendor needs an NVIDIA GPU, and this machine has one. "
+            "It needs an x86_64 processor, and this machine has one.",
+        ),
+        (
+            lambda h: None,
+            {"gpu": "nvidia", "arch": ["x86_64", "arm64"]},
+            "vendor needs an NVIDIA GPU; this machine's GPU could not be read, so the requirement "
+            "counts as met. It needs an x86_64 or arm64 processor, and this machine has one.",
+        ),
     ],
-    ids=["nothing-required", "gpu-present", "gpu-unreadable"],
+    ids=[
+        "nothing-required",
+        "gpu-present",
+        "gpu-unreadable",
+        "gpu-and-arch",
+        "gpu-unread-and-arch",
+    ],
 )
 def test_a_no_requirements_sentence_says_what_was_required(
     setup: Any, requires: dict[str, Any], sentence: str

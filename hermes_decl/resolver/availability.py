@@ -121,23 +121,33 @@ class Availability:
         if state is AvailabilityState.AVAILABLE:
             version = f" {self.version}" if self.version else ""
             return f"{app}{version} is available.", None
-        if self.gpu is GpuClass.UNKNOWN:
-            return (
-                f"{app} needs an NVIDIA GPU; this machine's GPU could not be read, "
-                "so the requirement counts as met.",
-                None,
-            )
-        if self.gpu is not None:
-            return f"{app} needs an NVIDIA GPU, and this machine has one.", None
-        if self.arch is not None and self.machine is None:
-            return (
-                f"{app} needs {self._processor()}; this machine's architecture could not be "
-                "told, so the requirement counts as met.",
-                None,
-            )
-        if self.arch is not None:
-            return f"{app} needs {self._processor()}, and this machine has one.", None
+        met = self._met_requirements()
+        if met:
+            # Each requirement that held says so; a second one is "It needs …".
+            sentences = [
+                f"{app if index == 0 else 'It'} {clause}" for index, clause in enumerate(met)
+            ]
+            return " ".join(sentences), None
         return f"{app} has no application or GPU requirements.", None
+
+    def _met_requirements(self) -> list[str]:
+        """What each hardware requirement asked and found, for a verdict they all allowed."""
+        met: list[str] = []
+        if self.gpu is GpuClass.UNKNOWN:
+            met.append(
+                "needs an NVIDIA GPU; this machine's GPU could not be read, "
+                "so the requirement counts as met."
+            )
+        elif self.gpu is not None:
+            met.append("needs an NVIDIA GPU, and this machine has one.")
+        if self.arch is not None and self.machine is None:
+            met.append(
+                f"needs {self._processor()}; this machine's architecture could not be told, "
+                "so the requirement counts as met."
+            )
+        elif self.arch is not None:
+            met.append(f"needs {self._processor()}, and this machine has one.")
+        return met
 
     def refusal(self, server_name: str | None = None) -> str:
         """One line saying why an install or offer was refused, e.g. for a host's log.
