@@ -610,6 +610,12 @@ ARCH_MESSAGES: dict[str, tuple[str, str]] = {
     "capitalised": ("ARM64", "must be 'x86_64' or 'arm64' (got 'ARM64'; write 'arm64')"),
     "typo": ("arm46", "must be 'x86_64' or 'arm64' (got 'arm46'; did you mean 'arm64'?)"),
     "other": ("riscv64", "must be 'x86_64' or 'arm64' (got 'riscv64')"),
+    "32-bit-arm": ("arm", "must be 'x86_64' or 'arm64' (got 'arm'; a 32-bit processor is neither)"),
+    "32-bit-armhf": (
+        "armhf",
+        "must be 'x86_64' or 'arm64' (got 'armhf'; a 32-bit processor is neither)",
+    ),
+    "32-bit-x86": ("x86", "must be 'x86_64' or 'arm64' (got 'x86'; a 32-bit processor is neither)"),
 }
 
 

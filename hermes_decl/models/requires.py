@@ -33,6 +33,11 @@ _ARCH_SPELLINGS: dict[str, Arch] = {
 }
 """Other names of the two architectures, which the parser refuses but names the right one for."""
 
+_OTHER_ARCHES = frozenset(
+    {"arm", "armhf", "armel", "armv6l", "armv7", "armv7l", "x86", "i386", "i686"}
+)
+"""32-bit architectures: neither of the two, so no close spelling of one is suggested for them."""
+
 GpuVendor = Literal["nvidia"]
 GPU_MEANINGS: tuple[tuple[GpuVendor, str], ...] = (
     ("nvidia", "An NVIDIA GPU (PCI vendor id 10de); a GPU that cannot be read counts as met."),
@@ -68,7 +73,9 @@ def _arch_problem(value: object) -> PydanticCustomError | None:
     lowered = value.strip().lower()
     spelled = lowered if lowered in ARCHES else _ARCH_SPELLINGS.get(lowered)
     hint = f"write {spelled!r}" if spelled else None
-    if hint is None and (suggestion := did_you_mean(value, ARCHES)):
+    if hint is None and lowered in _OTHER_ARCHES:
+        hint = "a 32-bit processor is neither"
+    elif hint is None and (suggestion := did_you_mean(value, ARCHES)):
         hint = f"did you mean {suggestion!r}?"
     return problem("invalid_choice", f"must be {choices(ARCHES)}", value, hint=hint)
 
