@@ -2,7 +2,8 @@
 
 pre-commit installs this repository into its own environment, as it would for a plugin
 repository that lists the hook, then runs it on the files given: a broken declarations file
-fails the hook with the CLI's report, a good one passes, and other YAML files are left alone.
+fails the hook with the CLI's report, a good one passes, other YAML files are left alone, and a
+file named like an option is read as a file (the entry ends its options with `--`).
 """
 
 from __future__ import annotations
@@ -45,9 +46,11 @@ def plugin(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _try_hook(plugin: Path, *files: str) -> subprocess.CompletedProcess[str]:
+    """Run the hook on the given files, or on every file of the repository when none are given."""
     environment = {**os.environ, "PRE_COMMIT_HOME": str(plugin.parent / "pre-commit-home")}
+    which = ["--files", *files] if files else ["--all-files"]
     return subprocess.run(
-        [str(PRE_COMMIT), "try-repo", str(ROOT), HOOK, "--verbose", "--files", *files],
+        [str(PRE_COMMIT), "try-repo", str(ROOT), HOOK, "--verbose", *which],
         cwd=plugin,
         capture_output=True,
         text=True,
@@ -60,7 +63,7 @@ def _try_hook(plugin: Path, *files: str) -> subprocess.CompletedProcess[str]:
 def test_the_hook_is_declared_for_yaml_and_json_declarations() -> None:
     [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert hook["id"] == HOOK
-    assert hook["entry"] == "hermes-decl check"
+    assert hook["entry"] == "hermes-decl check --"
     assert hook["language"] == "python"
     assert hook["types_or"] == ["yaml", "json"]
 
@@ -77,3 +80,20 @@ def test_a_broken_declarations_file_fails_the_hook_and_a_good_one_passes(plugin:
     assert good.returncode == 0, good.stdout + good.stderr
     assert "hermes-declarations.yaml: ok (vendor-studio)" in good.stdout
     assert "ci.yaml" not in good.stdout.split("hermes-decl check", 1)[1]
+
+
+def test_a_file_whose_name_starts_like_an_option_is_checked_as_a_file(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    repository = tmp_path_factory.mktemp("dashes")
+    _git(repository, "init", "-q")
+    (repository / "--json-declarations.yaml").write_text(
+        (ROOT / "examples" / "broken.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    _git(repository, "add", "--", ".")
+    result = _try_hook(repository)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (
+        '--json-declarations.yaml:12:5: ["broken-server"].requires.min_versoin: '
+        "unknown key (did you mean 'min_version'?)"
+    ) in result.stdout
