@@ -3,7 +3,7 @@
 pre-commit installs this repository into its own environment, as it would for a plugin
 repository that lists the hook, then runs it on the files given: a broken declarations file
 fails the hook with the CLI's report, a good one passes, other YAML files are left alone, and a
-file named like an option is read as a file (the entry ends its options with `--`).
+file named like an option is read as a file (the default `args: [--]` ends the options).
 """
 
 from __future__ import annotations
@@ -63,7 +63,8 @@ def _try_hook(plugin: Path, *files: str) -> subprocess.CompletedProcess[str]:
 def test_the_hook_is_declared_for_yaml_and_json_declarations() -> None:
     [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert hook["id"] == HOOK
-    assert hook["entry"] == "hermes-decl check --"
+    assert hook["entry"] == "hermes-decl check"
+    assert hook["args"] == ["--"]
     assert hook["language"] == "python"
     assert hook["types_or"] == ["yaml", "json"]
 
