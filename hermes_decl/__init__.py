@@ -5,13 +5,13 @@ imports it at startup; the models are built when a name that needs them is first
 
 The ``hermes_decl`` logger has a ``NullHandler``, as a library's should: what it logs (an invalid
 overrides file, a failing connection check) reaches the handlers the host configures, and a host
-without any logging configuration gets no stray lines on stderr.
+without any logging configuration gets no stray lines on stderr. Each module that logs adds it
+(``hermes_decl._logging``), so that parsing, which logs nothing, does not import ``logging``.
 """
 
 from __future__ import annotations
 
 import importlib
-import logging
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -41,8 +41,6 @@ if TYPE_CHECKING:
     from hermes_decl.versions import compare_versions, satisfies, version_key
 
 __version__ = "0.1.0"
-
-logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 _HOMES = {
     **dict.fromkeys(

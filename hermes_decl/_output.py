@@ -11,6 +11,7 @@ Machine output (``--json``) is not written here: ``json`` escapes every string e
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
@@ -18,7 +19,12 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:
     from hermes_decl.errors import DeclarationError
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+@functools.cache
+def _unsafe() -> re.Pattern[str]:
+    """What is escaped: C0, DEL, C1 and lone surrogates; compiled when a line first holds any
+    character besides printable ASCII (the class of surrogates is slow to compile)."""
+    return re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -28,7 +34,9 @@ def _escape(match: re.Match[str]) -> str:
 
 def escape_controls(text: str) -> str:
     """``text`` with each control character and lone surrogate escaped (``\\x1b``, ``\\ud800``)."""
-    return _UNSAFE.sub(_escape, text)
+    if text.isascii() and text.isprintable():
+        return text  # no C0 nor DEL, and ASCII has no C1 nor surrogate: nothing to escape
+    return _unsafe().sub(_escape, text)
 
 
 def forgiving(stream: TextIO) -> TextIO:

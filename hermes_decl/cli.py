@@ -8,7 +8,6 @@ never import the resolver.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import secrets
@@ -99,6 +98,8 @@ class Output:
 
     def data(self, payload: object) -> None:
         """Machine-readable output: indented JSON, never styled."""
+        import json  # only for --json: a plain check prints lines
+
         json.dump(payload, self.stream, indent=2)
         print(file=self.stream)
 

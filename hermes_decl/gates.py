@@ -5,15 +5,15 @@ Beside them, ``make_status_fn`` gives a host's UI the runtime status of a server
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 
+from hermes_decl._logging import get_logger
 from hermes_decl.registry import lookup
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.status import Status, status
 
-_log = logging.getLogger("hermes_decl")
+_log = get_logger()
 
 REQUIRES_APPS_KEY = "requires_apps"
 """The skill frontmatter key that names the declared servers a skill needs."""

@@ -6,15 +6,12 @@ subscriber may read the registry (or change it) without deadlocking.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from hermes_decl.models import Declaration
-
-_log = logging.getLogger("hermes_decl")
 
 ChangeAction = Literal["register", "unregister", "clear"]
 
@@ -42,7 +39,9 @@ def _notify(change: RegistryChange) -> None:
         try:
             subscriber(change)
         except Exception:
-            _log.exception("a registry subscriber failed on %s", change)
+            from hermes_decl._logging import get_logger  # only now: registering logs nothing
+
+            get_logger().exception("a registry subscriber failed on %s", change)
 
 
 def register(server_name: str, decl: Declaration) -> None:

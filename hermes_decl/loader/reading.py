@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import codecs
 import os
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from hermes_decl._regular_file import NotRegularFile, open_regular
 from hermes_decl.declaration import DeclarationError, Issue
@@ -15,8 +15,10 @@ from hermes_decl.loader.document import (
     _issue,
     _Lines,
 )
-from hermes_decl.loader.json_reader import JSON_SPACE, _JsonSyntax, _read_json
 from hermes_decl.loader.yaml_reader import _read_yaml
+
+if TYPE_CHECKING:
+    from hermes_decl.loader.json_reader import _JsonSyntax
 
 
 def _decode(data: bytes, where: str) -> str:
@@ -61,6 +63,9 @@ def _read(text: str | bytes, where: str, syntax: Syntax | None = None) -> Docume
         text = _decode(text, where)
     if syntax == "yaml":
         return _read_yaml(text, where)
+    # Only now: a .yaml file never needs the JSON reader (nor the ``json`` module it uses).
+    from hermes_decl.loader.json_reader import JSON_SPACE, _JsonSyntax, _read_json
+
     unmarked = text.removeprefix("\ufeff")  # PyYAML skips one byte order mark itself
     if syntax == "json":
         try:

@@ -1,7 +1,5 @@
 """The ``app`` block: one frozen ``AppDef`` per OS family (SPEC 3.1)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator, Field, model_validator
@@ -246,7 +244,7 @@ class AppBlock(FrozenModel):
     )
 
     @model_validator(mode="after")
-    def _at_least_one(self) -> AppBlock:
+    def _at_least_one(self) -> "AppBlock":
         if self.win32 is None and self.darwin is None and self.linux is None:
             fail("no_os_block", NO_OS_BLOCK)
         return self

@@ -5,8 +5,6 @@ a known key is absent, and an unknown key is reported at the key itself with the
 as a suggestion.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any
 

@@ -1,7 +1,5 @@
 """The whole declaration: a name, an optional ``app`` block and a ``requires`` block."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 from pydantic import Field, ModelWrapValidatorHandler, ValidationInfo, model_validator

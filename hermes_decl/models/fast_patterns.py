@@ -11,8 +11,7 @@ pattern with the check that explains a refusal; the tests prove that the two agr
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from hermes_decl.models.common import OsFamily
 from hermes_decl.models.rules import WINDOWS_DEVICE_NAMES
@@ -29,8 +28,11 @@ Stars = Literal["any", "single", "none"]
 """What a '*' may do in a segment: anything, stand alone (never '**'), or not appear."""
 
 
-@dataclass(frozen=True)
-class Heads:
+# The helpers below are named tuples and a plain class, not dataclasses: a dataclass costs the
+# import several times as much to define, and these only build patterns once.
+
+
+class Heads(NamedTuple):
     """The ways a segment starts, up to the first character after which anything may follow.
 
     ``plain`` ends with such a character other than '*', ``star`` with a '*' (which the rest
@@ -43,8 +45,7 @@ class Heads:
     whole: str | None
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(NamedTuple):
     """The characters a path segment may hold, and what a '*' may do there."""
 
     excluded: str
@@ -99,10 +100,12 @@ class Segment:
         )
 
 
-@dataclass
 class _Node:
-    children: dict[str, _Node] = field(default_factory=dict)
-    complete: bool = False
+    __slots__ = ("children", "complete")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.complete = False
 
 
 def _trie(names: Iterable[str]) -> _Node:

@@ -9,8 +9,6 @@ can be copied as it is. A hint of a package manager that does not run on the blo
 error at the list item, as a location kind of another OS is.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Union
 

@@ -5,8 +5,6 @@ check that runs before the union turns the usual per-variant noise into the one 
 author needs: the value's shape, a missing or unknown kind, or a kind that belongs to another OS.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Protocol, Union

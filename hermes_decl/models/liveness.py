@@ -1,7 +1,5 @@
 """Where a running application publishes its MCP endpoint (SPEC 3.1, ``liveness``)."""
 
-from __future__ import annotations
-
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field

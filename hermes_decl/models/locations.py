@@ -5,8 +5,6 @@ that names what to find and the presence it yields; ``hermes_decl.resolver.app.L
 is built from these variants, so the table and the union cannot drift apart.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, RootModel, ValidationInfo

@@ -5,8 +5,6 @@ an OS block's ``location`` accepts and with the same rules, so a portable copy i
 folder is found without editing the plugin's declaration.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import ConfigDict, Field, TypeAdapter, model_validator
@@ -36,7 +34,7 @@ class ServerOverrides(FrozenModel):
     )
 
     @model_validator(mode="after")
-    def _at_least_one(self) -> ServerOverrides:
+    def _at_least_one(self) -> "ServerOverrides":
         if not any(self.for_os(os_family) for os_family in OS_FAMILIES):
             fail("no_os_block", f"must give locations for at least one of {choices(OS_FAMILIES)}")
         return self

@@ -1,7 +1,5 @@
 """The ``requires`` block: what must hold before the server is offered (SPEC 3.3)."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 

@@ -60,7 +60,10 @@ class TextRule:
         return re.compile(self.pattern)
 
 
-_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+@functools.cache
+def _lone_surrogate() -> re.Pattern[str]:
+    """Compiled on first use: only the tests ask what a pattern leaves to its check."""
+    return re.compile(r"[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,7 @@ class Accept:
 
         pydantic-core matches no pattern against a lone surrogate; ``leaves`` says the rest.
         """
-        if _LONE_SURROGATE.search(value):
+        if _lone_surrogate().search(value):
             return True
         return self.leaves is not None and re.search(self.leaves, value) is not None
 

@@ -1,7 +1,5 @@
 """How to read the installed application's version (SPEC 3.1, ``version``)."""
 
-from __future__ import annotations
-
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field

@@ -32,12 +32,12 @@ application.
 from __future__ import annotations
 
 import json
-import logging
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
+from hermes_decl._logging import get_logger
 from hermes_decl.models import AppDef
 from hermes_decl.resolver.expand import expand
 from hermes_decl.resolver.host import Host
@@ -59,7 +59,7 @@ __all__ = [
     "usable_token",
 ]
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 MAX_RUNTIME_FILE_BYTES = 64 * 1024
 """A runtime file longer than this is refused (one byte more is read to tell)."""

@@ -10,13 +10,13 @@ ignored, and reported once per content as a warning on the ``hermes_decl`` logge
 from __future__ import annotations
 
 import hashlib
-import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from hermes_decl._logging import get_logger
 from hermes_decl.errors import DeclarationError, Issue
 from hermes_decl.models import LocationSpec, OsFamily
 from hermes_decl.models.overrides import ServerOverrides
@@ -24,7 +24,7 @@ from hermes_decl.resolver.expand import expand, join, normalise, unsafe_reason
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.known_dirs import config_dir
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 OVERRIDES_FILE_NAME = "overrides.yaml"
 """The overrides file's name in this library's folder of the user's config folder."""

@@ -26,7 +26,6 @@ The outcome is ``answering`` (with the server's name, version and protocol versi
 from __future__ import annotations
 
 import json
-import logging
 import re
 import socket
 import time
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from hermes_decl._logging import get_logger
 from hermes_decl.resolver.liveness import Endpoint, endpoint_target, usable_token
 
 __all__ = [
@@ -46,7 +46,7 @@ __all__ = [
     "probe",
 ]
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 DEFAULT_DEADLINE_S = 3.0
 """The one deadline for the whole probe, in seconds."""

@@ -44,11 +44,11 @@ The ``installed_not_running`` availability state (reserved vocabulary) reads as
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from hermes_decl._logging import get_logger
 from hermes_decl.models import AppDef, Declaration
 from hermes_decl.models.common import OS_NAMES
 from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
@@ -60,7 +60,7 @@ from hermes_decl.resolver.probe import probe as send_initialize
 
 __all__ = ["Retry", "Status", "StatusState", "status"]
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 
 class StatusState(str, Enum):
