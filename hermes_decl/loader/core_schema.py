@@ -84,23 +84,8 @@ CoreConstructor.yaml_constructors = {
 }
 
 
-class CoreSafeLoader(
-    yaml.reader.Reader,
-    yaml.scanner.Scanner,
-    yaml.parser.Parser,
-    yaml.composer.Composer,
-    CoreConstructor,
-    CoreResolver,
-):
+class CoreSafeLoader(CoreConstructor, CoreResolver, yaml.SafeLoader):
     """PyYAML's safe loader, reading by the core schema; for small texts without positions."""
-
-    def __init__(self, stream: str) -> None:
-        yaml.reader.Reader.__init__(self, stream)
-        yaml.scanner.Scanner.__init__(self)
-        yaml.parser.Parser.__init__(self)
-        yaml.composer.Composer.__init__(self)
-        CoreConstructor.__init__(self)
-        CoreResolver.__init__(self)
 
 
 def safe_load(text: str) -> object:
@@ -112,42 +97,11 @@ def safe_load(text: str) -> object:
         loader.dispose()
 
 
-class CoreSafeDumper(
-    yaml.emitter.Emitter,
-    yaml.serializer.Serializer,
-    yaml.representer.SafeRepresenter,
-    CoreResolver,
-):
+class CoreSafeDumper(CoreResolver, yaml.SafeDumper):
     """PyYAML's safe dumper, quoting exactly the text the core schema would read as another type.
 
     ``08`` is quoted (the core schema reads it as the number 8); ``yes`` is not (it is text).
     """
-
-    def __init__(self, stream: Any, **options: Any) -> None:
-        yaml.emitter.Emitter.__init__(
-            self,
-            stream,
-            canonical=options.get("canonical"),
-            indent=options.get("indent"),
-            width=options.get("width"),
-            allow_unicode=options.get("allow_unicode"),
-            line_break=options.get("line_break"),
-        )
-        yaml.serializer.Serializer.__init__(
-            self,
-            encoding=options.get("encoding"),
-            explicit_start=options.get("explicit_start"),
-            explicit_end=options.get("explicit_end"),
-            version=options.get("version"),
-            tags=options.get("tags"),
-        )
-        yaml.representer.SafeRepresenter.__init__(
-            self,
-            default_style=options.get("default_style"),
-            default_flow_style=options.get("default_flow_style", False),
-            sort_keys=options.get("sort_keys", True),
-        )
-        CoreResolver.__init__(self)
 
 
 def safe_dump(data: object, **options: Any) -> str:
