@@ -147,6 +147,15 @@ class _Marked(Protocol):
     column: int
 
 
+def _duplicate_key(path: Sequence[str | int], first: Position, at: Position) -> Issue:
+    """The issue for a key that a mapping already has, at the repeat, naming the first one."""
+    line, column = first
+    message = (
+        f"duplicate key: keys must be unique in a mapping (first at line {line}, column {column})"
+    )
+    return _issue(path, "duplicate_key", message, at)
+
+
 def _mark(mark: _Marked | None) -> Position:
     if mark is None:  # every event and node has one; the stubs do not promise it
         return (1, 1)

@@ -11,7 +11,7 @@ from hermes_decl.loader.document import (
     MAX_DEPTH,
     Document,
     Position,
-    _issue,
+    _duplicate_key,
     _Lines,
     _Spot,
     _Stop,
@@ -91,12 +91,7 @@ class _JsonReader:
                 raise _JsonSyntax("Expecting ':' delimiter", offset)
             value, child, offset = self.value(self._skip(offset + 1), (*path, key), depth + 1)
             if key in first:
-                line, column = first[key]
-                message = (
-                    "duplicate key: keys must be unique in a mapping "
-                    f"(first at line {line}, column {column})"
-                )
-                self.issues.append(_issue((*path, key), "duplicate_key", message, key_at))
+                self.issues.append(_duplicate_key((*path, key), first[key], key_at))
             else:
                 first[key] = key_at
             data[key] = value

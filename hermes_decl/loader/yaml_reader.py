@@ -26,6 +26,7 @@ from hermes_decl.loader.document import (
     MAX_DEPTH,
     Document,
     Position,
+    _duplicate_key,
     _in_reading_order,
     _issue,
     _Lines,
@@ -226,13 +227,8 @@ class _Builder:
             key_at = _mark(pair.key.start_mark)
             step = _step(key)
             if pair.own and key in first:
-                line, column = first[key]
-                message = (
-                    "duplicate key: keys must be unique in a mapping "
-                    f"(first at line {line}, column {column})"
-                )
                 if isinstance(key, str):
-                    self._soft(pair.key, _issue((*path, step), "duplicate_key", message, key_at))
+                    self._soft(pair.key, _duplicate_key((*path, step), first[key], key_at))
             elif pair.own:
                 first[key] = key_at
             alias = self._loader.alias_at.get((id(pair.parent), id(pair.key)))
