@@ -9,7 +9,6 @@ shows and what the loader decides are the same value.
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any
 
@@ -90,11 +89,7 @@ class CoreSafeLoader(CoreConstructor, CoreResolver, yaml.SafeLoader):
 
 def safe_load(text: str) -> object:
     """``yaml.safe_load``, by the YAML 1.2 core schema (raises PyYAML's errors)."""
-    loader = CoreSafeLoader(text)
-    try:
-        return loader.get_single_data()
-    finally:
-        loader.dispose()
+    return yaml.load(text, Loader=CoreSafeLoader)
 
 
 class CoreSafeDumper(CoreResolver, yaml.SafeDumper):
@@ -106,12 +101,4 @@ class CoreSafeDumper(CoreResolver, yaml.SafeDumper):
 
 def safe_dump(data: object, **options: Any) -> str:
     """``yaml.safe_dump`` to text, written so that the core schema reads it back the same."""
-    stream = io.StringIO()
-    dumper = CoreSafeDumper(stream, **options)
-    try:
-        dumper.open()
-        dumper.represent(data)
-        dumper.close()
-    finally:
-        dumper.dispose()
-    return stream.getvalue()
+    return str(yaml.dump(data, Dumper=CoreSafeDumper, **options))
