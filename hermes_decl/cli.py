@@ -1,8 +1,9 @@
 """``hermes-decl``: check declaration files, explain them on a machine, print the JSON Schema.
 
-Every subcommand is one entry of ``COMMANDS``; every line ``check``, ``explain`` and ``schema``
-write goes through one ``Output``. The library is imported by the command that needs it, so
-``--help`` and ``check`` never import the resolver.
+Every subcommand is one entry of ``COMMANDS``. Every line a person reads is escaped by
+``_output.say``; ``check``, ``explain`` and ``schema`` write theirs through one ``Output``. The
+library is imported by the command that needs it, so ``--help`` and ``check`` never import the
+resolver.
 """
 
 from __future__ import annotations
