@@ -49,6 +49,7 @@ from hermes_decl.resolver.app import Candidate
 from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
 from hermes_decl.resolver.gpu import GpuClass, clear_gpu_cache, gpu_class
 from hermes_decl.resolver.host import Listing
+from hermes_decl.resolver.winregistry import MAX_SUBKEYS
 from hermes_decl.testing import FakeHost
 
 OUTCOMES = frozenset({"present", "absent", "no_match", "incomplete", "refused"})
@@ -237,7 +238,7 @@ def _host(scenario: dict[str, Any], os_family: OsFamily) -> HostileHost:
         env=_strings(scenario.get("env")),
         home=home if isinstance(home, str) else None,
         users=_strings(scenario.get("users")),
-        max_registry_entries=bound if isinstance(bound, int) and bound >= 0 else 4096,
+        max_registry_entries=bound if isinstance(bound, int) and bound >= 0 else MAX_SUBKEYS,
     )
     # A path the host cannot hold (not absolute for its OS) is left out of the scenario.
     for key, add in (("dirs", host.add_dir), ("files", host.add_executable)):
