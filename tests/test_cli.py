@@ -316,6 +316,12 @@ def test_os_choices_are_the_models_os_families() -> None:
     assert cli.OS_FAMILIES == OS_FAMILIES
 
 
+def test_the_overrides_variable_in_help_is_the_resolvers() -> None:
+    from hermes_decl.resolver.overrides import OVERRIDES_ENV
+
+    assert cli.OVERRIDES_ENV == OVERRIDES_ENV
+
+
 @pytest.mark.parametrize(
     ("args", "env", "colored"),
     [
