@@ -13,7 +13,7 @@ from typing import BinaryIO
 from hermes_decl.models import AppDef, OsFamily
 from hermes_decl.resolver.app import Candidate, Lookup
 from hermes_decl.resolver.expand import join
-from hermes_decl.resolver.host import Host, UninstallEntry
+from hermes_decl.resolver.host import Host, UninstallEntries, UninstallEntry
 from hermes_decl.resolver.readers import MAX_PLIST_BYTES, pe_file_version, plist_version
 
 
@@ -91,7 +91,7 @@ def uninstall_version(
     path: str,
     found_through: UninstallEntry | None,
     prefix: str,
-    entries: tuple[UninstallEntry, ...],
+    entries: UninstallEntries,
 ) -> FoundVersion:
     """A copy's version from the uninstall entries (SPEC 6.4), each copy credited on its own.
 
@@ -112,7 +112,7 @@ def uninstall_version(
             names = " and ".join(repr(entry.display_name) for entry in deepest[:2])
             return FoundVersion(None, f"uninstall entries {names} hold it, with different versions")
         return _display_version(deepest[0], "whose InstallLocation holds it")
-    if len(matching) == 1 and getattr(entries, "truncated", False) is not True:
+    if len(matching) == 1 and not entries.truncated:
         return _display_version(matching[0], f"(the only one matching {prefix!r})")
     if len(matching) == 1:
         return FoundVersion(
