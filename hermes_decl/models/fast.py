@@ -25,7 +25,7 @@ from collections.abc import Callable
 from types import CodeType
 from typing import Any
 
-from pydantic_core import CoreSchema, SchemaValidator, core_schema
+from pydantic_core import CoreSchema, core_schema
 
 from hermes_decl.models.app import AppBlock, AppDef, _no_os_version_on_linux, one_of
 from hermes_decl.models.base import FrozenModel
@@ -213,8 +213,3 @@ def fast_schema(explaining: CoreSchema) -> CoreSchema:
         raise TypeError(f"not a built core schema: {type(explaining).__name__}")
     derived: CoreSchema = _Derivation().node(explaining)
     return derived
-
-
-def fast_validator(explaining: CoreSchema) -> SchemaValidator:
-    """A validator of the fast twin of an explaining core schema."""
-    return SchemaValidator(fast_schema(explaining))
