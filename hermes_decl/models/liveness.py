@@ -53,7 +53,6 @@ class ServerJsonLiveness(KindVariant):
 
     KIND: ClassVar[str] = "server_json"
     VALID_OS: ClassVar[tuple[OsFamily, ...]] = OS_FAMILIES
-    OS_FAMILY: ClassVar[OsFamily]
     kind: Literal["server_json"] = Field(description="Read the endpoint from a JSON runtime file.")
     path: str = Field(description=RUNTIME_FILE_HELP)
     pid_key: KeyName = Field(default=DEFAULT_PID_KEY, description="The key holding the process id.")
@@ -68,7 +67,6 @@ class ServerJsonLiveness(KindVariant):
 class Win32ServerJsonLiveness(ServerJsonLiveness):
     """A runtime file under ``app.win32``."""
 
-    OS_FAMILY: ClassVar[OsFamily] = "win32"
     path: Annotated[str, RUNTIME_FILES["win32"]] = Field(
         description=RUNTIME_FILE_HELP, examples=["%LOCALAPPDATA%/Vendor/McpServer/server.json"]
     )
@@ -77,7 +75,6 @@ class Win32ServerJsonLiveness(ServerJsonLiveness):
 class DarwinServerJsonLiveness(ServerJsonLiveness):
     """A runtime file under ``app.darwin``."""
 
-    OS_FAMILY: ClassVar[OsFamily] = "darwin"
     path: Annotated[str, RUNTIME_FILES["darwin"]] = Field(
         description=RUNTIME_FILE_HELP,
         examples=["~/Library/Application Support/Vendor/server.json"],
@@ -87,7 +84,6 @@ class DarwinServerJsonLiveness(ServerJsonLiveness):
 class LinuxServerJsonLiveness(ServerJsonLiveness):
     """A runtime file under ``app.linux``."""
 
-    OS_FAMILY: ClassVar[OsFamily] = "linux"
     path: Annotated[str, RUNTIME_FILES["linux"]] = Field(
         description=RUNTIME_FILE_HELP, examples=["$XDG_RUNTIME_DIR/vendor/server.json"]
     )
