@@ -362,8 +362,6 @@ def _one_or_list(
         one: JsonSchemaValue = {"$ref": f"#/$defs/{hoist}"}
     else:
         one = copy.deepcopy(item)
-        one.pop(_TYPED, None)
-        item = copy.deepcopy(one)
     listed: JsonSchemaValue = {"items": item}
     if unique:
         listed["uniqueItems"] = True
