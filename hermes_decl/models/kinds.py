@@ -7,6 +7,7 @@ author needs: the value's shape, a missing or unknown kind, or a kind that belon
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Annotated, Any, ClassVar, Protocol, Union
 
 from pydantic import BaseModel, BeforeValidator, Discriminator, Tag, ValidationError
@@ -73,6 +74,11 @@ class KindUnion:
             return f"a path or a mapping with kind {choices(self.kinds)}"
         return f"a mapping with kind {choices(self.kinds)}"
 
+    @cached_property
+    def by_kind(self) -> dict[str, type[KindVariant]]:
+        """Every variant by its kind, those of other OS blocks included."""
+        return {variant.KIND: variant for variant in self.every_variant}
+
     def wrong_os_message(self, variant: type[KindVariant]) -> str:
         """The message for a kind that belongs to another OS block."""
         return f"kind {variant.KIND!r} is only valid under {_valid_os_text(variant)}"
@@ -88,7 +94,7 @@ class KindUnion:
                 return value
             missing = problem("missing_key", f"is required: one of {choices(self.kinds)}")
             fail_at("kind", [(("kind",), missing, value)])
-        by_kind = {variant.KIND: variant for variant in self.every_variant}
+        by_kind = self.by_kind
         if not isinstance(kind, str) or kind not in by_kind:
             suggestion = did_you_mean(kind, self.kinds)
             hint = f"did you mean {suggestion!r}?" if suggestion else None
