@@ -90,7 +90,7 @@ def parse_declaration(
             _DECLARATION, data, name=name if isinstance(name, str) else "", where=where
         )
         return explained
-    if declaration.app is not None:
+    if declaration.app is not None and declaration.app is not raw_app:  # built here, not given
         _carry_app_id(declaration.app, name)
     return declaration
 

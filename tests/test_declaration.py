@@ -373,6 +373,14 @@ def test_error_shape() -> None:
     )
 
 
+def test_a_parsed_app_block_given_to_another_declaration_is_left_as_it_was() -> None:
+    block = declaration.parse_app(FULL_APP, name="vendor-server", where="plugin.yaml")
+    assert block is not None
+    other = declaration.parse_declaration("other-server", block, None, where="other.yaml")
+    assert other.name == "other-server" and other.app is block
+    assert [block.for_os(os).app_id for os in block.os_families] == ["vendor-server"] * 3
+
+
 def test_parse_app_and_parse_requires() -> None:
     block = declaration.parse_app(FULL_APP, name="vendor-server", where="plugin.yaml")
     assert block is not None and block.os_families == ("win32", "darwin", "linux")
