@@ -47,6 +47,7 @@ from hermes_decl.models.install import (
     InstallHint,
     as_hint_list,
     hint_item,
+    wrong_os_message,
 )
 from hermes_decl.models.kinds import KindUnion, KindVariant
 from hermes_decl.models.locations import (
@@ -572,9 +573,7 @@ class _Generator(GenerateJsonSchema):
         for hint in INSTALL_HINTS:
             names = _present(hint.KEY, {"not": {"type": "null"}})
             if os_family not in hint.VALID_OS:
-                where = " or ".join(f"app.{valid}" for valid in hint.VALID_OS)
-                message = f"{hint.KEY!r} is only valid under {where}"
-                then = {"properties": {hint.KEY: _refuse(message)}}
+                then = {"properties": {hint.KEY: _refuse(wrong_os_message(hint))}}
                 rules.append({"if": {"type": "object", **names}, "then": then})
                 continue
             body = self.generate_inner(choices_by_key[hint.KEY])

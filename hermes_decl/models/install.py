@@ -147,8 +147,10 @@ INSTALL_HINTS: tuple[type[InstallHint], ...] = (
 HINT_KEYS: tuple[str, ...] = tuple(hint.KEY for hint in INSTALL_HINTS)
 
 
-def _valid_os_text(hint: type[InstallHint]) -> str:
-    return " or ".join(f"app.{os_family}" for os_family in hint.VALID_OS)
+def wrong_os_message(hint: type[InstallHint]) -> str:
+    """The message for a package manager that belongs to another OS block."""
+    where = " or ".join(f"app.{os_family}" for os_family in hint.VALID_OS)
+    return f"{hint.KEY!r} is only valid under {where}"
 
 
 def hint_item(os_family: OsFamily) -> Any:
@@ -195,7 +197,7 @@ def hint_item(os_family: OsFamily) -> Any:
             fail("missing_key", f"must be {shape}", value)
         hint = by_key[named[0]]
         if os_family not in hint.VALID_OS:
-            fail("hint_wrong_os", f"{hint.KEY!r} is only valid under {_valid_os_text(hint)}")
+            fail("hint_wrong_os", wrong_os_message(hint))
         return value
 
     members = tuple(Annotated[hint, Tag(hint.KEY)] for hint in here)
