@@ -220,7 +220,8 @@ def segment_pattern(segment: Segment, *, windows: bool, nonblank: bool = False) 
     return f"(?:{dotted}|{segment.pattern(heads)})"
 
 
-_POSIX_VARIABLE = r"\$(?:[A-Za-z_]|\{[A-Za-z_][A-Za-z0-9_]*\})"
+POSIX_VARIABLE = r"\$(?:[A-Za-z_]|\{[A-Za-z_][A-Za-z0-9_]*\})"
+"""How a ``$NAME`` or ``${NAME}`` root starts, for the fast patterns and the path rules alike."""
 
 
 def location_path(os_family: OsFamily, *, star: bool) -> str:
@@ -235,7 +236,7 @@ def location_path(os_family: OsFamily, *, star: bool) -> str:
     segment = Segment(NEVER_IN_SEGMENT + ":" + UNSTRIPPABLE, "single" if star else "none")
     one = segment_pattern(segment, windows=windows)
     variable = Segment(segment.excluded + "%=", segment.stars)
-    firsts = [f"~{segment.rest()}", f"{_POSIX_VARIABLE}{segment.rest()}"]
+    firsts = [f"~{segment.rest()}", f"{POSIX_VARIABLE}{segment.rest()}"]
     if windows:
         name = variable.pattern(Heads(plain=variable.free(""), star="\\*", whole=None))
         firsts.append(f"%{name}%{segment.rest()}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from hermes_decl.models import fast_patterns, rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail
 from hermes_decl.models.text_rules import (
+    DOTTED,
     DOTTED_VERSION,
     END,
     SPACE_CLASS,
@@ -27,7 +28,7 @@ from hermes_decl.versions import MAX_PART_DIGITS, MIN_VERSION_FORM, min_version_
 _WS = f"[{SPACE_CLASS}]*"
 _ANY = r"[\s\S]*"
 _SEP = r"[\\/]"
-_POSIX_VAR = r"\$(?:[A-Za-z_]|\{[A-Za-z_][A-Za-z0-9_]*\})"
+_POSIX_VAR = fast_patterns.POSIX_VARIABLE
 _TILDE = r"~[^\\/]*(?:[\\/]|" + END + ")"
 _DRIVE = r"[A-Za-z]:[\\/]"
 _WINDOWS_VAR = r"%[^%=/\\]+%"
@@ -185,7 +186,7 @@ MIN_VERSION = TextRules(
     (
         TextRule(
             "bad_version",
-            r"^[0-9]{1,9}(?:\.[0-9]{1,9})*" + END,
+            DOTTED + END,
             f"{MIN_VERSION_FORM}, each part at most {MAX_PART_DIGITS} digits",
         ),
     ),

@@ -162,14 +162,17 @@ DISPLAY_NAME = TextRules(
 
 # --- app.<os>.min_os_version --------------------------------------------------------------------
 
-DOTTED_VERSION = r"^[0-9]{1,9}(?:\.[0-9]{1,9})*$"
-"""A dotted numeric version, each part at most 9 digits, as the fast validator matches it."""
+DOTTED = r"^[0-9]{1,9}(?:\.[0-9]{1,9})*"
+"""The start of a dotted numeric version, each part at most 9 digits: what its rules check."""
+
+DOTTED_VERSION = DOTTED + "$"
+"""A dotted numeric version, as the fast validator matches it."""
 
 MIN_OS_VERSION = TextRules(
     (
         TextRule(
             "bad_version",
-            rf"^[0-9]{{1,9}}(?:\.[0-9]{{1,9}})*{END}",
+            DOTTED + END,
             "must be a dotted numeric version such as '13.0' or '10.0.19041', "
             "each part at most 9 digits",
         ),
