@@ -1,10 +1,11 @@
 """The JSON Schema of declarations, for editors and hosts, generated from the models (SPEC 10).
 
-Pydantic generates the structure (every model, field, description, default and ``kind`` union);
-a generator subclass maps each validator function the models use to what JSON Schema can say
-about it (a pattern per path rule, null as absent, one place or a non-empty list, the cross-field
-rules as ``if``/``then``), and refuses a validator it does not know, so the schema cannot silently
-fall behind the parser. What no dialect can express is listed in ``SCHEMA_LIMITS``.
+Pydantic generates the structure (every model, field, description and default); a generator
+subclass maps each validator function the models use to what JSON Schema can say about it (a
+pattern per path rule, null as absent, one place or a non-empty list, the ``kind`` and install-hint
+unions and the cross-field rules as ``if``/``then``), and refuses a validator it does not know,
+so the schema cannot silently fall behind the parser. What no dialect can express is listed in
+``SCHEMA_LIMITS``.
 
 Patterns are ECMA-262 (no lookbehind, only syntax characters escaped, valid with the ``u`` flag)
 and avoid ``$``, which Python's ``re`` also matches before a final newline.
@@ -25,6 +26,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any, cast
 
+from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
@@ -330,9 +332,9 @@ def _snippet(label: str, description: str | None, body: object) -> JsonSchemaVal
     return snippet
 
 
-def _variant_example(model: type[KindVariant]) -> dict[str, object]:
-    """A mapping of one ``kind``: the kind, then the first example of each required key."""
-    example: dict[str, object] = {"kind": model.KIND}
+def _required_examples(model: type[BaseModel]) -> dict[str, object]:
+    """The first example of each required key but ``kind``, which every such key must have."""
+    example: dict[str, object] = {}
     for name, field in model.model_fields.items():
         key = field.alias or name
         if field.is_required() and key != "kind":
@@ -341,6 +343,11 @@ def _variant_example(model: type[KindVariant]) -> dict[str, object]:
                 raise LookupError(f"{model.__name__}.{key} needs examples for the JSON Schema")
             example[key] = examples[0]
     return example
+
+
+def _variant_example(model: type[KindVariant]) -> dict[str, object]:
+    """A mapping of one ``kind``: the kind, then the first example of each required key."""
+    return {"kind": model.KIND, **_required_examples(model)}
 
 
 def _one_or_list(
@@ -578,12 +585,7 @@ class _Generator(GenerateJsonSchema):
                 continue
             body = self.generate_inner(choices_by_key[hint.KEY])
             rules.append({"if": {"type": "object", **names}, "then": body})
-            example = {
-                key: field.examples[0]
-                for key, field in hint.model_fields.items()
-                if field.is_required() and field.examples
-            }
-            snippets.append(_snippet(hint.KEY, hint.__doc__, example))
+            snippets.append(_snippet(hint.KEY, hint.__doc__, _required_examples(hint)))
         nothing = {"properties": {hint.KEY: {"type": "null"} for hint in INSTALL_HINTS}}
         rules.append({"if": {"type": "object", **nothing}, "then": _refuse(f"must be {shape}")})
         return {_TYPED: True, "allOf": rules, "defaultSnippets": snippets}
