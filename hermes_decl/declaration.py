@@ -20,13 +20,17 @@ from hermes_decl.models import AppBlock, Declaration, Requires, validators
 from hermes_decl.models.app import APP_ID_CONTEXT_KEY
 from hermes_decl.models.requires import RequiresWithApp
 from hermes_decl.registry import (
+    RegistrationConflict,
     RegistryChange,
     clear,
     lookup,
+    owner_of,
     register,
+    register_many,
     registered,
     subscribe,
     unregister,
+    unregister_owner,
 )
 
 _DECLARATION = validators.DECLARATION
@@ -139,14 +143,18 @@ __all__ = [
     "Declaration",
     "DeclarationError",
     "Issue",
+    "RegistrationConflict",
     "RegistryChange",
     "clear",
     "lookup",
+    "owner_of",
     "parse_app",
     "parse_declaration",
     "parse_requires",
     "register",
+    "register_many",
     "registered",
     "subscribe",
     "unregister",
+    "unregister_owner",
 ]

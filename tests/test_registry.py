@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -58,20 +59,21 @@ def test_subscribers_hear_each_change_after_it_happened() -> None:
         present = change.name is not None and declaration.lookup(change.name) is not None
         seen.append((change, present))
 
+    a, b = _decl("a"), _decl("b")
     stop = declaration.subscribe(on_change)
-    declaration.register("a", _decl("a"))
+    declaration.register("a", a)
     declaration.unregister("a")
     declaration.unregister("a")  # no change, no notification
-    declaration.register("b", _decl("b"))
+    declaration.register("b", b)
     declaration.clear()
     declaration.clear()  # already empty: no change
     stop()
     declaration.register("c", _decl("c"))
     assert seen == [
-        (RegistryChange("register", "a"), True),
-        (RegistryChange("unregister", "a"), False),
-        (RegistryChange("register", "b"), True),
-        (RegistryChange("clear", None), False),
+        (RegistryChange("register", "a", ("a",), None, {}, {"a": a}), True),
+        (RegistryChange("unregister", "a", ("a",), None, {"a": a}, {}), False),
+        (RegistryChange("register", "b", ("b",), None, {}, {"b": b}), True),
+        (RegistryChange("clear", None, ("b",), None, {"b": b}, {}), False),
     ]
 
 
@@ -81,12 +83,13 @@ def test_a_failing_subscriber_does_not_stop_the_others(caplog: pytest.LogCapture
     def broken(change: RegistryChange) -> None:
         raise RuntimeError("boom")
 
+    a = _decl("a")
     stops = [declaration.subscribe(broken), declaration.subscribe(heard.append)]
-    declaration.register("a", _decl("a"))
+    declaration.register("a", a)
     for stop in stops:
         stop()
-    assert heard == [RegistryChange("register", "a")]
-    assert "a registry subscriber failed" in caplog.text
+    assert heard == [RegistryChange("register", "a", ("a",), None, {}, {"a": a})]
+    assert "a registry subscriber failed on register of a" in caplog.text
 
 
 def test_eight_threads_lose_and_duplicate_nothing() -> None:
@@ -126,3 +129,130 @@ def test_eight_threads_lose_and_duplicate_nothing() -> None:
     removals = [str(c.name) for c in heard if c.action == "unregister"]
     assert sorted(registrations) == sorted(decls)
     assert len(removals) == len(set(removals)) == threads_count * per_thread // 2
+
+
+def _listen() -> tuple[list[RegistryChange], Callable[[], None]]:
+    heard: list[RegistryChange] = []
+    return heard, declaration.subscribe(heard.append)
+
+
+def test_a_replacement_says_the_old_and_the_new_declaration() -> None:
+    first, second = _decl("srv"), _decl("srv")
+    declaration.register("srv", first, owner="plugin-a")
+    heard, stop = _listen()
+    declaration.register("srv", second, owner="plugin-a")
+    stop()
+    assert heard == [
+        RegistryChange("register", "srv", ("srv",), "plugin-a", {"srv": first}, {"srv": second})
+    ]
+    assert declaration.lookup("srv") is second
+    assert declaration.owner_of("srv") == "plugin-a"
+
+
+@pytest.mark.parametrize(
+    ("first_owner", "second_owner", "message"),
+    [
+        (
+            "plugin-a",
+            "plugin-b",
+            "server 'srv' is already registered by owner 'plugin-a'; "
+            "owner 'plugin-b' cannot register it (unregister it first)",
+        ),
+        (
+            None,
+            "plugin-b",
+            "server 'srv' is already registered by no owner; "
+            "owner 'plugin-b' cannot register it (unregister it first)",
+        ),
+        (
+            "plugin-a",
+            None,
+            "server 'srv' is already registered by owner 'plugin-a'; "
+            "no owner cannot register it (unregister it first)",
+        ),
+    ],
+    ids=["another-plugin", "owned-over-ownerless", "ownerless-over-owned"],
+)
+def test_another_owner_cannot_take_a_name(
+    first_owner: str | None, second_owner: str | None, message: str
+) -> None:
+    first = _decl("srv")
+    declaration.register("srv", first, owner=first_owner)
+    heard, stop = _listen()
+    with pytest.raises(declaration.RegistrationConflict) as raised:
+        declaration.register("srv", _decl("srv"), owner=second_owner)
+    stop()
+    assert str(raised.value) == message
+    assert (raised.value.name, raised.value.owner, raised.value.registered_by) == (
+        "srv",
+        second_owner,
+        first_owner,
+    )
+    assert declaration.lookup("srv") is first
+    assert declaration.owner_of("srv") == first_owner
+    assert heard == []
+
+
+def test_register_many_is_one_notification() -> None:
+    decls = {f"s{i}": _decl(f"s{i}") for i in range(200)}
+    heard, stop = _listen()
+    declaration.register_many(decls, owner="plugin-a")
+    declaration.register_many({}, owner="plugin-a")  # nothing to do: no notification
+    stop()
+    assert heard == [RegistryChange("register", None, tuple(decls), "plugin-a", {}, decls)]
+    assert declaration.registered(owner="plugin-a") == decls
+
+
+def test_register_many_is_atomic_on_a_conflict() -> None:
+    taken = _decl("b")
+    declaration.register("b", taken, owner="plugin-b")
+    heard, stop = _listen()
+    with pytest.raises(declaration.RegistrationConflict, match="'b' is already registered"):
+        declaration.register_many({"a": _decl("a"), "b": _decl("b")}, owner="plugin-a")
+    stop()
+    assert declaration.registered() == {"b": taken}
+    assert heard == []
+
+
+@pytest.mark.parametrize(
+    ("decls", "owner", "message"),
+    [
+        ({"": None}, "p", "server_name must be a non-empty string (got '')"),
+        ({"a": {"app": None}}, "p", "decl must be a Declaration (got dict)"),
+        ([("a", None)], "p", "decls must be a mapping of server name to Declaration"),
+        ({}, 3, "owner must be a non-empty string or None (got 3)"),
+    ],
+    ids=["empty-name", "not-a-declaration", "not-a-mapping", "bad-owner"],
+)
+def test_register_many_refuses_wrong_types(decls: object, owner: object, message: str) -> None:
+    good = {"ok": _decl("ok"), **(decls if isinstance(decls, dict) else {})}
+    with pytest.raises(TypeError, match=re.escape(message)):
+        declaration.register_many(good if isinstance(decls, dict) else decls, owner=owner)  # type: ignore[arg-type]
+    assert declaration.registered() == {}
+
+
+def test_unregister_owner_removes_only_that_plugin_in_one_notification() -> None:
+    mine = {"a": _decl("a"), "b": _decl("b")}
+    theirs = _decl("c")
+    declaration.register_many(mine, owner="plugin-a")
+    declaration.register("c", theirs, owner="plugin-c")
+    heard, stop = _listen()
+    assert declaration.unregister_owner("plugin-a") == ("a", "b")
+    assert declaration.unregister_owner("plugin-a") == ()  # nothing left: no notification
+    stop()
+    assert heard == [RegistryChange("unregister", None, ("a", "b"), "plugin-a", mine, {})]
+    assert declaration.registered() == {"c": theirs}
+    declaration.register("a", _decl("a"), owner="plugin-z")  # a freed name can be taken
+    assert declaration.owner_of("a") == "plugin-z"
+    with pytest.raises(TypeError, match="owner must be a non-empty string"):
+        declaration.unregister_owner(None)  # type: ignore[arg-type]
+
+
+def test_plain_unregister_removes_an_owned_name_and_says_its_owner() -> None:
+    a = _decl("a")
+    declaration.register("a", a, owner="plugin-a")
+    heard, stop = _listen()
+    assert declaration.unregister("a") is True
+    stop()
+    assert heard == [RegistryChange("unregister", "a", ("a",), "plugin-a", {"a": a}, {})]
+    assert declaration.owner_of("a") is None
