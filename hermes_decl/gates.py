@@ -1,17 +1,26 @@
 """The two gates a host applies: an MCP server's tools and the skills that name an app (SPEC 9).
 
-Beside them, ``make_status_fn`` gives a host's UI the runtime status of a server (SPEC 11).
+Beside them, ``make_status_fn`` gives a host's UI the runtime status of a server (SPEC 11). With
+``max_age`` a gate reuses its availability verdict for at most that many seconds (never the
+connection, which is asked on every call); a registry change of the name, or ``refresh``, drops
+it at once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from hermes_decl import verdict_cache
 from hermes_decl._logging import get_logger
+from hermes_decl.declaration import parse_declaration
+from hermes_decl.models import Declaration
 from hermes_decl.registry import lookup
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.host import Host
+from hermes_decl.resolver.live_host import default_host
 from hermes_decl.resolver.status import Status, status
+
+__all__ = ["REQUIRES_APPS_KEY", "make_check_fn", "make_status_fn", "refresh", "skill_matches_apps"]
 
 _log = get_logger()
 
@@ -19,11 +28,28 @@ REQUIRES_APPS_KEY = "requires_apps"
 """The skill frontmatter key that names the declared servers a skill needs."""
 
 
-def _offerable(server_name: str, host: Host | None) -> bool | None:
+def refresh(name: str | None = None) -> None:
+    """Drop the availability verdicts gates keep for ``name``, or for every server."""
+    verdict_cache.refresh(name)
+
+
+def _offerable(server_name: str, host: Host | None, max_age: float | None) -> bool | None:
     """Whether a registered server is offerable; None when it has no registration."""
     decl = lookup(server_name)
     if decl is None:
         return None
+    if max_age is None:
+        return _evaluate(server_name, decl, host)
+    on = default_host() if host is None else host
+    kept = verdict_cache.cached(server_name, decl, on, max_age)
+    if kept is not None:
+        return kept
+    offerable = _evaluate(server_name, decl, on)
+    verdict_cache.keep(server_name, decl, on, offerable)
+    return offerable
+
+
+def _evaluate(server_name: str, decl: Declaration, host: Host | None) -> bool:
     try:
         return availability(decl, host=host).offerable
     except Exception:
@@ -32,13 +58,19 @@ def _offerable(server_name: str, host: Host | None) -> bool | None:
 
 
 def make_check_fn(
-    server_name: str, is_connected: Callable[[], object], *, host: Host | None = None
+    server_name: str,
+    is_connected: Callable[[], object],
+    *,
+    host: Host | None = None,
+    max_age: float | None = None,
 ) -> Callable[[], bool]:
     """A zero-argument check for the tool registry: connected, and offerable when registered.
 
     The registry is read on every call, so a registration made later takes effect; a server
     without a registration keeps its connection-only check, and a failure counts as not offerable.
+    With ``max_age`` the availability verdict is reused for at most that many seconds.
     """
+    max_age = verdict_cache.checked_max_age(max_age)
 
     def check() -> bool:
         try:
@@ -47,7 +79,7 @@ def make_check_fn(
         except Exception:
             _log.exception("the connection check of %s failed", server_name)
             return False
-        return _offerable(server_name, host) is not False
+        return _offerable(server_name, host, max_age) is not False
 
     return check
 
@@ -59,19 +91,20 @@ def make_status_fn(
     host: Host | None = None,
     display_name: str | None = None,
     probe: bool = False,
-) -> Callable[[], Status | None]:
+) -> Callable[[], Status]:
     """A zero-argument function giving a server's runtime ``Status`` for a host's UI.
 
     Like ``make_check_fn`` it reads the registry on every call, so a registry change takes
-    effect on the next call; it answers None for a server without a registration, which keeps
-    its connection-only display. ``probe=True`` sends MCP ``initialize`` on every call (up to
-    its deadline); ``make_check_fn`` never does.
+    effect on the next call. A server without a registration is judged as a declaration that
+    requires nothing, so its status says what the host knows, its connection:
+    ``no_requirements`` when connected, else ``hermes_not_connected`` (``usable`` is the
+    connection). ``probe=True`` sends MCP ``initialize`` on every call (up to its deadline);
+    ``make_check_fn`` never does.
     """
+    undeclared = parse_declaration(server_name, None, None, where=server_name)
 
-    def current_status() -> Status | None:
-        decl = lookup(server_name)
-        if decl is None:
-            return None
+    def current_status() -> Status:
+        decl = lookup(server_name) or undeclared
         return status(
             decl, host=host, is_connected=is_connected, probe=probe, display_name=display_name
         )
@@ -79,13 +112,17 @@ def make_status_fn(
     return current_status
 
 
-def skill_matches_apps(frontmatter: object, *, host: Host | None = None) -> bool:
+def skill_matches_apps(
+    frontmatter: object, *, host: Host | None = None, max_age: float | None = None
+) -> bool:
     """Whether a skill may be offered: every server its ``requires_apps`` names is offerable.
 
     A string counts as a list of one; an unknown name, or anything that is not a name, hides the
     skill (fail closed), and so does frontmatter that is not a mapping. A skill without
-    ``requires_apps`` is not filtered.
+    ``requires_apps`` is not filtered. With ``max_age`` each server's availability verdict is
+    reused for at most that many seconds, as ``make_check_fn`` does.
     """
+    max_age = verdict_cache.checked_max_age(max_age)
     if not isinstance(frontmatter, Mapping):
         return False
     names = frontmatter.get(REQUIRES_APPS_KEY)
@@ -95,4 +132,4 @@ def skill_matches_apps(frontmatter: object, *, host: Host | None = None) -> bool
         names = [names]
     if not isinstance(names, (list, tuple)):
         return False
-    return all(isinstance(name, str) and _offerable(name, host) is True for name in names)
+    return all(isinstance(name, str) and _offerable(name, host, max_age) is True for name in names)

@@ -745,7 +745,11 @@ def test_make_status_fn_follows_the_registry() -> None:
     host = running_host()
     connection = Connection(DOWN)
     current = make_status_fn("vendor-studio", connection, host=host, display_name=NAME)
-    assert current() is None  # no registration: the host keeps its connection-only display
+    unregistered = current()  # no registration: what the host knows, its connection
+    assert unregistered.state is StatusState.HERMES_NOT_CONNECTED
+    assert unregistered.usable is False
+    assert unregistered.sentence() == NOT_CONNECTED
+    assert unregistered.availability.state is AvailabilityState.NO_REQUIREMENTS
     register("vendor-studio", declaration())
     first = current()
     assert first is not None and first.state is StatusState.HERMES_NOT_CONNECTED
@@ -757,7 +761,10 @@ def test_make_status_fn_follows_the_registry() -> None:
     third = current()
     assert third is not None and third.state is StatusState.CONNECTED
     clear()
-    assert current() is None
+    after = current()
+    assert after.state is StatusState.NO_REQUIREMENTS and after.usable is True
+    assert after.sentence() == f"{NAME} is connected; it needs no application on this machine."
+    assert [s.state for s in (current(), current()) if s.usable] == ["no_requirements"] * 2
 
 
 def test_make_check_fn_stays_a_light_bool(sdk: SdkServer) -> None:
