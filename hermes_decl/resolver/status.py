@@ -44,9 +44,11 @@ The ``installed_not_running`` availability state (reserved vocabulary) reads as
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from hermes_decl._logging import get_logger
 from hermes_decl.models import AppDef, Declaration
@@ -58,9 +60,31 @@ from hermes_decl.resolver.liveness import Endpoint, NoEndpoint, NoEndpointCode, 
 from hermes_decl.resolver.probe import DEFAULT_DEADLINE_S, ProbeOutcome, ProbeResult
 from hermes_decl.resolver.probe import probe as send_initialize
 
-__all__ = ["Retry", "Status", "StatusState", "status"]
+__all__ = [
+    "UI_STATES",
+    "PluginPresence",
+    "Presence",
+    "Retry",
+    "Status",
+    "StatusState",
+    "UiState",
+    "plugin_presence",
+    "status",
+]
+
+if TYPE_CHECKING:
+    from hermes_decl.resolver.presence import PluginPresence, Presence, plugin_presence
 
 logger = get_logger(__name__)
+
+
+def __getattr__(name: str) -> Any:
+    """Plugin presence lives in its own module, built on this one; it is reachable here too."""
+    if name in {"PluginPresence", "Presence", "plugin_presence"}:
+        from hermes_decl.resolver import presence
+
+        return getattr(presence, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class StatusState(str, Enum):
@@ -99,6 +123,43 @@ class Retry(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+
+class UiState(str, Enum):
+    """The smaller vocabulary of a host's Plugins tab, onto which every status state maps."""
+
+    CONNECTED = "connected"
+    APP_NOT_RUNNING = "app_not_running"
+    ENDPOINT_UNAVAILABLE = "endpoint_unavailable"
+    NO_INTERACTIVE_SESSION = "no_interactive_session"
+    VERSION_TOO_OLD = "version_too_old"
+    MISSING_APP = "missing_app"
+    UNSUPPORTED_GPU = "unsupported_gpu"
+    UNKNOWN = "unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+UI_STATES: Mapping[StatusState, UiState] = MappingProxyType(
+    {
+        StatusState.CONNECTED: UiState.CONNECTED,
+        StatusState.NO_REQUIREMENTS: UiState.CONNECTED,
+        StatusState.HERMES_NOT_CONNECTED: UiState.ENDPOINT_UNAVAILABLE,
+        StatusState.APP_NOT_RUNNING: UiState.APP_NOT_RUNNING,
+        StatusState.ENDPOINT_UNAVAILABLE: UiState.ENDPOINT_UNAVAILABLE,
+        StatusState.NO_INTERACTIVE_SESSION: UiState.NO_INTERACTIVE_SESSION,
+        StatusState.MISSING_APP: UiState.MISSING_APP,
+        StatusState.VERSION_TOO_OLD: UiState.VERSION_TOO_OLD,
+        StatusState.UNSUPPORTED_OS: UiState.MISSING_APP,
+        StatusState.UNSUPPORTED_GPU: UiState.UNSUPPORTED_GPU,
+        StatusState.UNSUPPORTED_ARCH: UiState.MISSING_APP,
+        StatusState.UNSUPPORTED_OS_VERSION: UiState.VERSION_TOO_OLD,
+    }
+)
+"""Each status state's Plugins-tab state (the README's table says why each maps where it does):
+usable states read ``connected``; a connection that is down, ``endpoint_unavailable``; an
+application that cannot be present on this system or processor, ``missing_app``; a system too
+old, ``version_too_old``. ``unknown`` is left for a host's own states (nothing maps to it)."""
 
 _USABLE = frozenset({StatusState.CONNECTED, StatusState.NO_REQUIREMENTS})
 _NEVER_HERE = frozenset(
@@ -150,6 +211,11 @@ class Status:
         if self.state in _USABLE:
             return None
         return Retry.NEVER_HERE if self.state in _NEVER_HERE else Retry.AFTER_USER_ACTION
+
+    @property
+    def ui_state(self) -> UiState:
+        """The state in a Plugins tab's vocabulary (``UI_STATES``)."""
+        return UI_STATES[self.state]
 
     @property
     def usable(self) -> bool:
