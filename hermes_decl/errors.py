@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -35,11 +35,20 @@ class Issue:
     column: int | None = None
     path: tuple[str | int, ...] = field(default=(), compare=False, repr=False)
     """The location as data: keys and list indexes from the top of the declaration."""
+    where: str = field(default="", compare=False, repr=False)
+    """The source's label, given by the ``DeclarationError`` that holds the issue."""
 
     def render(self, where: str) -> str:
         """The issue as one line: ``where[:line:column]: loc: message``."""
         place = where if self.line is None else f"{where}:{self.line}:{self.column}"
         return f"{place}: {self.loc}: {self.message}" if self.loc else f"{place}: {self.message}"
+
+    def __str__(self) -> str:
+        """The line a person reads: ``where:line:column: loc: message``, less what is unknown."""
+        if self.where:
+            return self.render(self.where)
+        place = "" if self.line is None else f"{self.line}:{self.column}"
+        return ": ".join(part for part in (place, self.loc, self.message) if part)
 
 
 class DeclarationError(ValueError):
@@ -47,7 +56,7 @@ class DeclarationError(ValueError):
 
     def __init__(self, where: str, issues: Iterable[Issue]) -> None:
         self.where = where
-        self.issues: tuple[Issue, ...] = tuple(issues)
+        self.issues: tuple[Issue, ...] = tuple(_from(where, issue) for issue in issues)
         super().__init__(where, self.issues)
 
     def __str__(self) -> str:
@@ -55,6 +64,11 @@ class DeclarationError(ValueError):
 
     def __repr__(self) -> str:
         return f"DeclarationError(where={self.where!r}, issues={len(self.issues)})"
+
+
+def _from(where: str, issue: Issue) -> Issue:
+    """The issue labelled with its source, unless it already is."""
+    return issue if issue.where == where else replace(issue, where=where)
 
 
 def _tags(variants: Iterable[type[KindVariant]]) -> set[str]:

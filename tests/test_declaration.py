@@ -371,6 +371,13 @@ def test_error_shape() -> None:
         Issue("", "too_deep", "is nested too deeply").render("f.yaml")
         == "f.yaml: is nested too deeply"
     )
+    assert [str(issue) for issue in error.issues] == str(error).splitlines()
+    assert [str(issue) for issue in copy.issues] == str(error).splitlines()
+    assert str(DeclarationError("f.yaml", [positioned]).issues[0]) == (
+        "f.yaml:3:8: requires.app: must be true or false (got 1)"
+    )
+    assert str(positioned) == "3:8: requires.app: must be true or false (got 1)"
+    assert str(Issue("", "too_deep", "is nested too deeply")) == "is nested too deeply"
 
 
 def test_a_parsed_app_block_given_to_another_declaration_is_left_as_it_was() -> None:
