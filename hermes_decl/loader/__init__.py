@@ -38,9 +38,15 @@ from hermes_decl.loader.document import (
     Document,
     Position,
 )
+from hermes_decl.loader.manifest import (
+    HERMES_EXTENSION,
+    load_plugin_manifest,
+    manifest_declarations,
+)
 from hermes_decl.loader.reading import read_document, read_document_file
 
 __all__ = [
+    "HERMES_EXTENSION",
     "MAX_ALIAS_NODES",
     "MAX_BYTES",
     "MAX_DEPTH",
@@ -52,6 +58,8 @@ __all__ = [
     "load_declarations",
     "load_declarations_file",
     "load_declarations_text",
+    "load_plugin_manifest",
+    "manifest_declarations",
     "read_document",
     "read_document_file",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from hermes_decl._text import choices, did_you_mean, show
 from hermes_decl.declaration import DeclarationError, Issue, parse_declaration
@@ -36,7 +36,11 @@ def _concerns(issue: Issue, base: tuple[str, ...]) -> bool:
 
 
 def _select(
-    document: Document, base: tuple[str, ...], issues: list[Issue]
+    document: Document,
+    base: tuple[str, ...],
+    issues: list[Issue],
+    *,
+    absent_is_empty: bool = False,
 ) -> Mapping[object, object] | None:
     cursor = document.data
     for index, key in enumerate(base):
@@ -44,6 +48,8 @@ def _select(
             path = base[:index]
             message = f"must be a mapping to select {'.'.join(base)!r} (got {show(cursor)})"
             issues.append(_issue(path, "not_a_mapping", message, document.position(path)))
+            return None
+        if (key not in cursor or cursor[key] is None) and absent_is_empty:
             return None
         if key not in cursor:
             path = base[: index + 1]
@@ -84,26 +90,45 @@ def _placed(document: Document, server: DataPath, error: DeclarationError) -> It
         yield Issue(dotted(path), issue.code, issue.message, *at, path=path)
 
 
-def _server(
-    document: Document, path: DataPath, name: str, body: object, issues: list[Issue]
-) -> Declaration | None:
-    if not isinstance(body, Mapping):
-        message = f"must be a mapping with {choices(SERVER_KEYS)} (got {show(body)})"
-        issues.append(_issue(path, "not_a_mapping", message, document.position(path)))
-        return None
+ServerParser = Callable[[Document, DataPath, str, Mapping[object, object]], Declaration]
+"""Parses one server's body (a mapping) into a declaration, raising ``DeclarationError``."""
+
+
+def _unknown_keys(
+    document: Document, path: DataPath, body: Mapping[object, object], allowed: Sequence[str]
+) -> Iterator[Issue]:
     for key in body:
-        if isinstance(key, str) and key not in SERVER_KEYS:
-            suggestion = did_you_mean(key, SERVER_KEYS)
-            hint = (
-                f"did you mean {suggestion!r}?"
-                if suggestion
-                else f"expected {choices(SERVER_KEYS)}"
-            )
+        if isinstance(key, str) and key not in allowed:
+            suggestion = did_you_mean(key, allowed)
+            hint = f"did you mean {suggestion!r}?" if suggestion else f"expected {choices(allowed)}"
             key_path = (*path, key)
             at = document.position(key_path, key=True)
-            issues.append(_issue(key_path, "unknown_key", f"unknown key ({hint})", at))
+            yield _issue(key_path, "unknown_key", f"unknown key ({hint})", at)
+
+
+def _plain_server(
+    document: Document, path: DataPath, name: str, body: Mapping[object, object]
+) -> Declaration:
+    return parse_declaration(name, body.get("app"), body.get("requires"), where=document.where)
+
+
+def _server(
+    document: Document,
+    path: DataPath,
+    name: str,
+    body: object,
+    issues: list[Issue],
+    *,
+    keys: Sequence[str] = SERVER_KEYS,
+    parse: ServerParser = _plain_server,
+) -> Declaration | None:
+    if not isinstance(body, Mapping):
+        message = f"must be a mapping with {choices(keys)} (got {show(body)})"
+        issues.append(_issue(path, "not_a_mapping", message, document.position(path)))
+        return None
+    issues.extend(_unknown_keys(document, path, body, keys))
     try:
-        return parse_declaration(name, body.get("app"), body.get("requires"), where=document.where)
+        return parse(document, path, name, body)
     except DeclarationError as error:
         issues.extend(_placed(document, path, error))
         return None
@@ -117,16 +142,32 @@ def declarations_from(
     ``at`` is a dotted path (``"tool.servers"``) or a sequence of keys. Every problem of every
     server, and every reading problem inside the selection, is raised as one ``DeclarationError``.
     """
-    base = _selection(at)
+    return servers_in(document, _selection(at))
+
+
+def servers_in(
+    document: Document,
+    base: tuple[str, ...],
+    *,
+    keys: Sequence[str] = SERVER_KEYS,
+    parse: ServerParser = _plain_server,
+    absent_is_empty: bool = False,
+) -> dict[str, Declaration]:
+    """Parse each server of the mapping at ``base`` with ``parse``, raising every problem at once.
+
+    With ``absent_is_empty`` a document without that mapping declares no server.
+    """
     reading = [issue for issue in document.issues if _concerns(issue, base)]
     # A value that could not be read was read as null; what follows from that is not news.
     unread = {issue.path for issue in reading if issue.code in _UNREAD_CODES}
     parsing: list[Issue] = []
-    servers = _select(document, base, parsing)
+    servers = _select(document, base, parsing, absent_is_empty=absent_is_empty)
     found: dict[str, Declaration] = {}
     for name, body in (servers or {}).items():
         if isinstance(name, str):  # any other key was reported while reading
-            declaration = _server(document, (*base, name), name, body, parsing)
+            declaration = _server(
+                document, (*base, name), name, body, parsing, keys=keys, parse=parse
+            )
             if declaration is not None:
                 found[name] = declaration
     issues = reading + [issue for issue in parsing if issue.path not in unread]
