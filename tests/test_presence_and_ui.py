@@ -172,4 +172,3 @@ def test_presence_has_no_truth_value() -> None:
     assert isinstance(presence, PluginPresence)
     with pytest.raises(TypeError, match="has no truth value"):
         bool(presence)
-
