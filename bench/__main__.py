@@ -13,9 +13,19 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import availability, big_file, cold_check, imports, matching, memory, parse, syscalls
+from bench import (
+    availability,
+    big_file,
+    cold_check,
+    gates,
+    imports,
+    matching,
+    memory,
+    parse,
+    syscalls,
+)
 
-SUITES = [availability, parse, big_file, imports, cold_check, matching, syscalls, memory]
+SUITES = [availability, parse, big_file, imports, cold_check, matching, syscalls, memory, gates]
 """Availability first: it allocates the most, and what other suites leave slows it."""
 RESULTS = Path(__file__).with_name("RESULTS.md")
 
