@@ -1,9 +1,9 @@
 """Small servers on 127.0.0.1 for the probe tests: hand-written answers, hostile ones included.
 
 Every server listens on an ephemeral port of ``127.0.0.1`` only, answers at most
-``MAX_CONNECTIONS`` connections, and stops by itself: when its ``with`` block ends, or after
-``LIFETIME_S`` seconds at the latest. Every loop a handler runs is bounded in count and time.
-The official MCP SDK's server, for the real-server tests, is ``mcp_sdk_server``.
+``MAX_CONNECTIONS`` connections unless told otherwise, and stops by itself: when its ``with``
+block ends, or after ``LIFETIME_S`` seconds at the latest. Every loop a handler runs is bounded
+in count and time. The official MCP SDK's server, for the real-server tests, is ``mcp_sdk_server``.
 """
 
 from __future__ import annotations
@@ -110,11 +110,14 @@ class LoopbackServer:
 
 
 @contextmanager
-def serve(handler: Handler) -> Iterator[LoopbackServer]:
-    """Run ``handler`` for each connection to a fresh loopback port, for the ``with`` block."""
+def serve(handler: Handler, max_connections: int = MAX_CONNECTIONS) -> Iterator[LoopbackServer]:
+    """Run ``handler`` for each connection to a fresh loopback port, for the ``with`` block.
+
+    It accepts at most ``max_connections`` connections (``MAX_CONNECTIONS`` unless told).
+    """
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
-    listener.listen(MAX_CONNECTIONS)
+    listener.listen(max_connections)
     listener.settimeout(0.05)
     stop = threading.Event()
     server = LoopbackServer(listener.getsockname()[1])
@@ -134,7 +137,7 @@ def serve(handler: Handler) -> Iterator[LoopbackServer]:
 
     def accept_loop() -> None:
         while not stop.is_set() and time.monotonic() - started < LIFETIME_S:
-            if len(server.connections) >= MAX_CONNECTIONS:
+            if len(server.connections) >= max_connections:
                 break
             try:
                 sock, _address = listener.accept()

@@ -1,0 +1,109 @@
+"""The probe on asyncio streams: ``aprobe(endpoint)``, in the caller's event loop, no thread.
+
+It drives the same sans-I/O conversation as ``probe`` (``probe_flow``, with ``http_wire``'s
+framing), so its deadline, bounds, loopback rule and results are the same: it only opens, writes
+and reads the streams the conversation asks for, each under the timeout it gives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from hermes_decl.resolver.liveness import Endpoint
+from hermes_decl.resolver.probe_driving import checked_target, logged, unexpected
+from hermes_decl.resolver.probe_flow import (
+    DEFAULT_DEADLINE_S,
+    Connect,
+    Conversation,
+    Receive,
+    Reply,
+    ReplyKind,
+    Send,
+    Step,
+    conversation,
+)
+from hermes_decl.resolver.probe_result import ProbeResult
+
+__all__ = ["aprobe"]
+
+_Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+
+async def aprobe(endpoint: Endpoint, *, deadline: float = DEFAULT_DEADLINE_S) -> ProbeResult:
+    """Send MCP ``initialize`` to a loopback endpoint and say how it answered, asynchronously.
+
+    Never raises because of what the server does; a ``ValueError`` (which never shows the token)
+    means the endpoint itself is not one ``read_endpoint`` could have given, or the deadline is
+    not a positive number of seconds. Cancelling it cancels the probe.
+    """
+    target = checked_target(endpoint, deadline)
+    steps = conversation(endpoint.url, endpoint.token, target, float(deadline), time.monotonic())
+    try:
+        result = await _drive(steps)
+    except Exception:
+        result = unexpected(endpoint)
+    return logged(result)
+
+
+async def _drive(steps: Conversation) -> ProbeResult:
+    """Perform each step of the conversation on asyncio streams until it gives its result."""
+    streams: _Streams | None = None
+    try:
+        step: Step = next(steps)
+        while True:
+            if isinstance(step, Connect):
+                if streams is not None:
+                    _close(streams)
+                streams, reply = await _connect(step)
+            elif streams is None:
+                reply = Reply(time.monotonic(), ReplyKind.BROKEN)
+            else:
+                reply = await _perform(streams, step)
+            step = steps.send(reply)
+    except StopIteration as finished:
+        result: ProbeResult = finished.value
+        return result
+    finally:
+        if streams is not None:
+            _close(streams)
+        steps.close()
+
+
+def _close(streams: _Streams) -> None:
+    """Close a connection without waiting for the peer (the conversation is done with it)."""
+    streams[1].close()
+
+
+async def _connect(step: Connect) -> tuple[_Streams | None, Reply]:
+    """Streams connected as ``step`` asks, or None and why not."""
+    try:
+        streams = await asyncio.wait_for(
+            asyncio.open_connection(step.address, step.port), step.timeout
+        )
+    except TimeoutError:
+        return None, Reply(time.monotonic(), ReplyKind.TIMEOUT)
+    except OSError:
+        return None, Reply(time.monotonic(), ReplyKind.FAILED)
+    except Exception:
+        return None, Reply(time.monotonic(), ReplyKind.BROKEN)
+    return streams, Reply(time.monotonic(), ReplyKind.DONE)
+
+
+async def _perform(streams: _Streams, step: Send | Receive) -> Reply:
+    """Write or read on ``streams`` under the step's timeout."""
+    reader, writer = streams
+    data = b""
+    try:
+        if isinstance(step, Send):
+            writer.write(step.data)
+            await asyncio.wait_for(writer.drain(), step.timeout)
+        else:
+            data = await asyncio.wait_for(reader.read(step.size), step.timeout)
+    except TimeoutError:
+        return Reply(time.monotonic(), ReplyKind.TIMEOUT)
+    except OSError:
+        return Reply(time.monotonic(), ReplyKind.FAILED)
+    except Exception:
+        return Reply(time.monotonic(), ReplyKind.BROKEN)
+    return Reply(time.monotonic(), ReplyKind.DONE, data)
