@@ -8,7 +8,7 @@ it at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 from hermes_decl import verdict_cache
 from hermes_decl._logging import get_logger
@@ -18,9 +18,16 @@ from hermes_decl.registry import lookup
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.live_host import default_host
-from hermes_decl.resolver.status import Status, status
+from hermes_decl.resolver.status import ConnectionCheck, Status, astatus, status
 
-__all__ = ["REQUIRES_APPS_KEY", "make_check_fn", "make_status_fn", "refresh", "skill_matches_apps"]
+__all__ = [
+    "REQUIRES_APPS_KEY",
+    "make_astatus_fn",
+    "make_check_fn",
+    "make_status_fn",
+    "refresh",
+    "skill_matches_apps",
+]
 
 _log = get_logger()
 
@@ -106,6 +113,27 @@ def make_status_fn(
     def current_status() -> Status:
         decl = lookup(server_name) or undeclared
         return status(
+            decl, host=host, is_connected=is_connected, probe=probe, display_name=display_name
+        )
+
+    return current_status
+
+
+def make_astatus_fn(
+    server_name: str,
+    is_connected: ConnectionCheck,
+    *,
+    host: Host | None = None,
+    display_name: str | None = None,
+    probe: bool = False,
+) -> Callable[[], Awaitable[Status]]:
+    """``make_status_fn`` for an asyncio host: each call is ``astatus`` (``is_connected`` may be
+    sync or async, and a probe runs in the caller's event loop)."""
+    undeclared = parse_declaration(server_name, None, None, where=server_name)
+
+    async def current_status() -> Status:
+        decl = lookup(server_name) or undeclared
+        return await astatus(
             decl, host=host, is_connected=is_connected, probe=probe, display_name=display_name
         )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 from hermes_decl.declaration import parse_declaration, register
-from hermes_decl.gates import make_check_fn, make_status_fn
+from hermes_decl.gates import make_astatus_fn, make_check_fn, make_status_fn
 from hermes_decl.models import Declaration, OsFamily
 from hermes_decl.registry import clear
 from hermes_decl.resolver.availability import Availability, AvailabilityState
@@ -25,7 +26,7 @@ from hermes_decl.resolver.gpu import GpuClass, clear_gpu_cache, gpu_class
 from hermes_decl.resolver.live_host import LiveHost
 from hermes_decl.resolver.liveness import NoEndpointCode
 from hermes_decl.resolver.rooted_host import RootedHost
-from hermes_decl.resolver.status import Retry, Status, StatusState, status
+from hermes_decl.resolver.status import Retry, Status, StatusState, astatus, status
 from hermes_decl.testing import FakeHost
 from tests.processes import another_users_process
 from tests.servers.loopback import SdkServer, free_port, sdk_server, serve, silent
@@ -833,3 +834,98 @@ def test_the_module_table_is_the_decision_order() -> None:
     assert len(rows) == len(StatusState)
     for state, retry in rows:
         assert retry.replace("none (usable)", "—") == retry_of(StatusState(state)), state
+
+
+# -- the async driver ------------------------------------------------------------------------
+
+
+class AsyncConnection(Connection):
+    """The host's connection check as a coroutine, as an asyncio host writes it."""
+
+    async def check(self) -> bool:
+        return Connection.__call__(self)
+
+
+@pytest.mark.parametrize("row", list(ROWS.values()), ids=list(ROWS))
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync-check", "async-check"])
+def test_astatus_decides_as_status_does(row: Row, asynchronous: bool) -> None:
+    connection = None if row.connected is None else AsyncConnection(row.connected)
+    check = None if connection is None else (connection.check if asynchronous else connection)
+    result = asyncio.run(astatus(row.decl, host=row.host(), is_connected=check, display_name=NAME))
+    same_check = None if row.connected is None else Connection(row.connected)
+    assert result == status(row.decl, host=row.host(), is_connected=same_check, display_name=NAME)
+    assert (result.state, result.sentence()) == (row.state, row.sentence)
+    if connection is not None:
+        assert connection.calls == (1 if row.asks_connection else 0)
+
+
+def test_astatus_probes_on_the_event_loop(sdk: SdkServer) -> None:
+    host = running_host(f"http://127.0.0.1:{sdk.port}")
+    decl = declaration()
+
+    async def both() -> tuple[Status, Status]:
+        probed = await astatus(decl, host=host, is_connected=Connection(UP), probe=True)
+        refused = await astatus(
+            decl,
+            host=running_host(f"http://127.0.0.1:{free_port()}"),
+            is_connected=Connection(UP),
+            probe=True,
+            display_name=NAME,
+        )
+        return probed, refused
+
+    probed, refused = asyncio.run(both())
+    assert probed.state is StatusState.CONNECTED
+    assert probed.probe is not None and probed.probe.answering
+    assert refused.state is StatusState.ENDPOINT_UNAVAILABLE
+    assert refused.sentence() == (
+        f"{NAME} is running, but nothing accepts connections at its MCP endpoint. "
+        f"Restart {NAME}, then try again."
+    )
+
+
+def test_an_async_connection_check_that_fails_counts_as_down(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def broken() -> bool:
+        raise ConnectionError("gone")
+
+    result = asyncio.run(
+        astatus(declaration({"kind": "static"}), host=running_host(), is_connected=broken)
+    )
+    assert result.state is StatusState.HERMES_NOT_CONNECTED
+    assert "the connection check of vendor-studio failed" in caplog.text
+
+
+def test_make_astatus_fn_follows_the_registry() -> None:
+    host = running_host()
+    connection = AsyncConnection(UP)
+    current = make_astatus_fn("vendor-studio", connection.check, host=host, display_name=NAME)
+    assert asyncio.run(current()).state is StatusState.NO_REQUIREMENTS
+    register("vendor-studio", declaration({"kind": "static"}))
+    assert asyncio.run(current()).state is StatusState.CONNECTED
+    connection.answer = DOWN
+    assert asyncio.run(current()).sentence() == NOT_CONNECTED
+
+
+def test_fifty_concurrent_astatus_probes_of_a_silent_server_end_within_one_deadline() -> None:
+    concurrent, deadline = 50, 1.0
+    decl = declaration()
+
+    async def all_of_them(url: str) -> list[Status]:
+        hosts = [running_host(url) for _ in range(concurrent)]
+        return await asyncio.gather(
+            *(
+                astatus(decl, host=host, is_connected=Connection(UP), probe=True, deadline=deadline)
+                for host in hosts
+            )
+        )
+
+    with serve(silent, max_connections=concurrent) as quiet:
+        started = time.monotonic()
+        results = asyncio.run(all_of_them(quiet.url.removesuffix("/mcp")))
+        elapsed = time.monotonic() - started
+    assert elapsed < deadline + 0.5, f"{concurrent} statuses took {elapsed:.2f}s"
+    assert {result.state for result in results} == {StatusState.ENDPOINT_UNAVAILABLE}
+    assert {result.probe.reason for result in results if result.probe} == {"timeout"}
+    assert len(quiet.connections) == concurrent

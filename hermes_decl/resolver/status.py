@@ -44,21 +44,28 @@ The ``installed_not_running`` availability state (reserved vocabulary) reads as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from enum import Enum
-from types import MappingProxyType
+import inspect
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hermes_decl._logging import get_logger
-from hermes_decl.models import AppDef, Declaration
-from hermes_decl.models.common import OS_NAMES
-from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
+from hermes_decl.models import Declaration
+from hermes_decl.resolver.aprobe import aprobe
 from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.live_host import default_host
-from hermes_decl.resolver.liveness import Endpoint, NoEndpoint, NoEndpointCode, read_endpoint
-from hermes_decl.resolver.probe import DEFAULT_DEADLINE_S, ProbeOutcome, ProbeResult
+from hermes_decl.resolver.probe import DEFAULT_DEADLINE_S, ProbeResult
 from hermes_decl.resolver.probe import probe as send_initialize
+from hermes_decl.resolver.status_decision import Decision, ProbeEndpoint, decide
+from hermes_decl.resolver.status_types import (
+    UI_STATES,
+    Retry,
+    Status,
+    StatusState,
+    UiState,
+)
+
+if TYPE_CHECKING:
+    from hermes_decl.resolver.presence import PluginPresence, Presence, plugin_presence
 
 __all__ = [
     "UI_STATES",
@@ -68,14 +75,15 @@ __all__ = [
     "Status",
     "StatusState",
     "UiState",
+    "astatus",
     "plugin_presence",
     "status",
 ]
 
-if TYPE_CHECKING:
-    from hermes_decl.resolver.presence import PluginPresence, Presence, plugin_presence
-
 logger = get_logger(__name__)
+
+ConnectionCheck = Callable[[], object]
+"""The host's own check of its MCP connection; for ``astatus`` it may return an awaitable."""
 
 
 def __getattr__(name: str) -> Any:
@@ -87,154 +95,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class StatusState(str, Enum):
-    """What a runtime status concluded; a ``str`` so that ``state == "connected"`` holds."""
-
-    CONNECTED = "connected"
-    NO_REQUIREMENTS = "no_requirements"
-    HERMES_NOT_CONNECTED = "hermes_not_connected"
-    APP_NOT_RUNNING = "app_not_running"
-    ENDPOINT_UNAVAILABLE = "endpoint_unavailable"
-    NO_INTERACTIVE_SESSION = "no_interactive_session"
-    MISSING_APP = "missing_app"
-    VERSION_TOO_OLD = "version_too_old"
-    UNSUPPORTED_OS = "unsupported_os"
-    UNSUPPORTED_GPU = "unsupported_gpu"
-    UNSUPPORTED_ARCH = "unsupported_arch"
-    UNSUPPORTED_OS_VERSION = "unsupported_os_version"
-
-    def __str__(self) -> str:
-        return self.value
-
-    @classmethod
-    def for_availability(cls, state: AvailabilityState) -> StatusState:
-        """The status state a refused availability state stands for."""
-        if state is AvailabilityState.INSTALLED_NOT_RUNNING:
-            return cls.APP_NOT_RUNNING
-        return cls(state.value)
-
-
-class Retry(str, Enum):
-    """Whether trying again can help: after the user acts, or never on this host."""
-
-    AFTER_USER_ACTION = "after_user_action"
-    NEVER_HERE = "never_here"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class UiState(str, Enum):
-    """The smaller vocabulary of a host's Plugins tab, onto which every status state maps."""
-
-    CONNECTED = "connected"
-    APP_NOT_RUNNING = "app_not_running"
-    ENDPOINT_UNAVAILABLE = "endpoint_unavailable"
-    NO_INTERACTIVE_SESSION = "no_interactive_session"
-    VERSION_TOO_OLD = "version_too_old"
-    MISSING_APP = "missing_app"
-    UNSUPPORTED_GPU = "unsupported_gpu"
-    UNKNOWN = "unknown"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-UI_STATES: Mapping[StatusState, UiState] = MappingProxyType(
-    {
-        StatusState.CONNECTED: UiState.CONNECTED,
-        StatusState.NO_REQUIREMENTS: UiState.CONNECTED,
-        StatusState.HERMES_NOT_CONNECTED: UiState.ENDPOINT_UNAVAILABLE,
-        StatusState.APP_NOT_RUNNING: UiState.APP_NOT_RUNNING,
-        StatusState.ENDPOINT_UNAVAILABLE: UiState.ENDPOINT_UNAVAILABLE,
-        StatusState.NO_INTERACTIVE_SESSION: UiState.NO_INTERACTIVE_SESSION,
-        StatusState.MISSING_APP: UiState.MISSING_APP,
-        StatusState.VERSION_TOO_OLD: UiState.VERSION_TOO_OLD,
-        StatusState.UNSUPPORTED_OS: UiState.MISSING_APP,
-        StatusState.UNSUPPORTED_GPU: UiState.UNSUPPORTED_GPU,
-        StatusState.UNSUPPORTED_ARCH: UiState.MISSING_APP,
-        StatusState.UNSUPPORTED_OS_VERSION: UiState.VERSION_TOO_OLD,
-    }
-)
-"""Each status state's Plugins-tab state (the README's table says why each maps where it does):
-usable states read ``connected``; a connection that is down, ``endpoint_unavailable``; an
-application that cannot be present on this system or processor, ``missing_app``; a system too
-old, ``version_too_old``. ``unknown`` is left for a host's own states (nothing maps to it)."""
-
-_USABLE = frozenset({StatusState.CONNECTED, StatusState.NO_REQUIREMENTS})
-_NEVER_HERE = frozenset(
-    {
-        StatusState.UNSUPPORTED_OS,
-        StatusState.UNSUPPORTED_GPU,
-        StatusState.UNSUPPORTED_ARCH,
-        StatusState.NO_INTERACTIVE_SESSION,
-    }
-)
-_NOT_RUNNING_CODES = frozenset(
-    {
-        NoEndpointCode.MISSING_FILE,
-        NoEndpointCode.DEAD_PROCESS,
-        NoEndpointCode.OTHER_USER,
-        NoEndpointCode.STALE_FILE,
-    }
-)
-"""Runtime-file answers that mean no running copy of this user published an endpoint. A process
-that could not be checked (``unchecked_process``) is not among them: it may be the application,
-running, so the status never tells a person to start it."""
-
-
-@dataclass(frozen=True)
-class Status:
-    """Whether a declared server can be used now: one state, the reason and the one action."""
-
-    state: StatusState
-    availability: Availability
-    """The availability verdict it started from."""
-    app_name: str
-    """The name sentences use: the display name given, else the declaration's
-    ``app.display_name``, else the server name."""
-    reason: str
-    """What holds, as a sentence."""
-    user_action: str | None = None
-    """The one thing to do, as an imperative sentence; None when the server is usable."""
-    endpoint: Endpoint | None = None
-    """The endpoint a live process published (its token hidden), when one was read."""
-    runtime: NoEndpoint | None = None
-    """Why the runtime file gave no endpoint, when it did not."""
-    probe: ProbeResult | None = None
-    """How the endpoint answered ``initialize``, when it was probed."""
-
-    @property
-    def retry(self) -> Retry | None:
-        """``never_here`` when nothing the user does on this host helps, ``after_user_action``
-        otherwise; None when the server is usable."""
-        if self.state in _USABLE:
-            return None
-        return Retry.NEVER_HERE if self.state in _NEVER_HERE else Retry.AFTER_USER_ACTION
-
-    @property
-    def ui_state(self) -> UiState:
-        """The state in a Plugins tab's vocabulary (``UI_STATES``)."""
-        return UI_STATES[self.state]
-
-    @property
-    def usable(self) -> bool:
-        """Whether the server can be used now: ``connected`` or ``no_requirements``."""
-        return self.state in _USABLE
-
-    def __bool__(self) -> bool:
-        raise TypeError("a Status has no truth value: read .usable or .state")
-
-    def sentence(self) -> str:
-        """The reason, then the action: what a person reads."""
-        return f"{self.reason} {self.user_action}" if self.user_action else self.reason
-
-
 def status(
     decl: Declaration,
     *,
     host: Host | None = None,
-    is_connected: Callable[[], object] | None = None,
+    is_connected: ConnectionCheck | None = None,
     probe: bool = False,
     display_name: str | None = None,
     deadline: float = DEFAULT_DEADLINE_S,
@@ -246,158 +111,82 @@ def status(
     endpoint is sent MCP ``initialize`` under one ``deadline`` in seconds. Never raises because
     of what it finds on the host or the endpoint; the decision order is the module's table.
     """
-    if host is None:
-        host = default_host()
-    verdict = availability(decl, host=host)
-    app = display_name or verdict.display_name or decl.name
-    if not verdict.offerable:
-        return _refused(decl, verdict, app)
-    app_def = decl.app_for(verdict.os_family) if verdict.os_family else None
-    if verdict.state is not AvailabilityState.AVAILABLE or app_def is None:
-        return _connection(verdict, app, is_connected, decl.name, observed=False)
-    kind = app_def.liveness_kind
-    if kind == "interactive_session" and host.interactive_session() is False:
-        return Status(
-            StatusState.NO_INTERACTIVE_SESSION,
-            verdict,
-            app,
-            f"{app} needs a logged-in desktop session, and this host runs outside one.",
-            f"Use {app} from a desktop session.",
-        )
-    if kind != "server_json":
-        return _connection(verdict, app, is_connected, decl.name, observed=False)
-    return _running(verdict, app_def, app, host, is_connected, probe, deadline)
+    steps = _decision(decl, host, probe, display_name, deadline)
+    try:
+        question = next(steps)
+        while True:
+            if isinstance(question, ProbeEndpoint):
+                question = steps.send(send_initialize(question.endpoint, deadline=deadline))
+            else:
+                question = steps.send(_connected(is_connected, decl.name))
+    except StopIteration as decided:
+        result: Status = decided.value
+        return result
 
 
-def _refused(decl: Declaration, verdict: Availability, app: str) -> Status:
-    """The status of a declaration that availability does not offer."""
-    state = StatusState.for_availability(verdict.state)
-    reason, action = verdict.sentence_parts(app)
-    if state is StatusState.UNSUPPORTED_OS:
-        action = f"Use {app} on {_supported_systems(decl)}." if decl.app is not None else None
-    if state is StatusState.UNSUPPORTED_ARCH:
-        action = f"Use {app} on a machine with an {' or '.join(verdict.arch or ())} processor."
-    if state is StatusState.UNSUPPORTED_OS_VERSION and verdict.os_family is not None:
-        os_name = OS_NAMES[verdict.os_family]
-        action = f"Update {os_name} to {verdict.min_os_version} or newer, then try again."
-    if state is StatusState.APP_NOT_RUNNING:
-        reason, action = f"{app} is not running.", f"Start {app}, then try again."
-    return Status(state, verdict, app, reason, action)
-
-
-def _supported_systems(decl: Declaration) -> str:
-    """The systems a declaration has a block for, in words: ``Windows or macOS``."""
-    names = [OS_NAMES[os_family] for os_family in decl.app.os_families] if decl.app else []
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
-
-
-def _running(
-    verdict: Availability,
-    app_def: AppDef,
-    app: str,
-    host: Host,
-    is_connected: Callable[[], object] | None,
-    probe: bool,
-    deadline: float,
-) -> Status:
-    """Read the runtime file, check its process, probe when asked, then the connection."""
-    found = read_endpoint(app_def, host=host)
-    restart = f"Restart {app}, then try again."
-    if isinstance(found, NoEndpoint):
-        if found.code in _NOT_RUNNING_CODES:
-            return Status(
-                StatusState.APP_NOT_RUNNING,
-                verdict,
-                app,
-                f"{app} is not running.",
-                f"Start {app}, then try again.",
-                runtime=found,
-            )
-        return Status(
-            StatusState.ENDPOINT_UNAVAILABLE,
-            verdict,
-            app,
-            f"{app} published no MCP endpoint this host can use.",
-            restart,
-            runtime=found,
-        )
-    answer = send_initialize(found, deadline=deadline) if probe else None
-    if answer is not None and not answer.answering:
-        return Status(
-            StatusState.ENDPOINT_UNAVAILABLE,
-            verdict,
-            app,
-            f"{app} is running, but {_why_not_answering(answer, deadline)}.",
-            restart,
-            endpoint=found,
-            probe=answer,
-        )
-    connected = _connection(verdict, app, is_connected, app_def.app_id, observed=True)
-    return Status(
-        connected.state,
-        verdict,
-        app,
-        connected.reason,
-        connected.user_action,
-        endpoint=found,
-        probe=answer,
-    )
-
-
-def _why_not_answering(answer: ProbeResult, deadline: float) -> str:
-    """Why an endpoint is not answering, as the end of a sentence."""
-    outcome = answer.outcome
-    if outcome is ProbeOutcome.REFUSED:
-        return "nothing accepts connections at its MCP endpoint"
-    if outcome is ProbeOutcome.TIMEOUT:
-        return f"its MCP endpoint did not answer within {deadline:g} seconds"
-    if outcome is ProbeOutcome.HTTP_ERROR:
-        return f"its MCP endpoint answered HTTP {answer.http_status}"
-    if outcome is ProbeOutcome.UNAUTHORIZED:
-        return "its MCP endpoint refused this host's token"
-    return "its endpoint did not answer as an MCP server"
-
-
-def _connection(
-    verdict: Availability,
-    app: str,
-    is_connected: Callable[[], object] | None,
-    server_name: str,
+async def astatus(
+    decl: Declaration,
     *,
-    observed: bool,
+    host: Host | None = None,
+    is_connected: ConnectionCheck | None = None,
+    probe: bool = False,
+    display_name: str | None = None,
+    deadline: float = DEFAULT_DEADLINE_S,
 ) -> Status:
-    """The last step: the host's own connection, with what was observed of the application."""
-    if _is_connected(is_connected, server_name):
-        if verdict.state is AvailabilityState.NO_REQUIREMENTS:
-            return Status(
-                StatusState.NO_REQUIREMENTS,
-                verdict,
-                app,
-                f"{app} is connected; it needs no application on this machine.",
-            )
-        return Status(StatusState.CONNECTED, verdict, app, f"{app} is connected.")
-    reason = (
-        f"{app} is running, but this host is not connected to it."
-        if observed
-        else f"This host is not connected to {app}."
-    )
-    return Status(
-        StatusState.HERMES_NOT_CONNECTED,
-        verdict,
-        app,
-        reason,
-        f"Reconnect {app}, then try again.",
-    )
+    """``status`` in the caller's event loop: the probe runs on asyncio streams, no thread.
+
+    The same arguments and the same decision as ``status``; ``is_connected`` may be sync or
+    async. Reading the host (a few small files and process facts) stays synchronous.
+    """
+    steps = _decision(decl, host, probe, display_name, deadline)
+    try:
+        question = next(steps)
+        while True:
+            if isinstance(question, ProbeEndpoint):
+                answer: bool | ProbeResult = await aprobe(question.endpoint, deadline=deadline)
+            else:
+                answer = await _aconnected(is_connected, decl.name)
+            question = steps.send(answer)
+    except StopIteration as decided:
+        result: Status = decided.value
+        return result
 
 
-def _is_connected(is_connected: Callable[[], object] | None, server_name: str) -> bool:
+def _decision(
+    decl: Declaration,
+    host: Host | None,
+    probe: bool,
+    display_name: str | None,
+    deadline: float,
+) -> Decision:
+    on = default_host() if host is None else host
+    return decide(decl, on, probe=probe, display_name=display_name, deadline=deadline)
+
+
+def _connected(is_connected: ConnectionCheck | None, server_name: str) -> bool:
     """The host's connection check; None, a false answer and an exception mean not connected."""
     if is_connected is None:
         return False
     try:
         return bool(is_connected())
     except Exception:
-        logger.exception(
-            "the connection check of %s failed; it counts as not connected", server_name
-        )
+        _connection_failed(server_name)
         return False
+
+
+async def _aconnected(is_connected: ConnectionCheck | None, server_name: str) -> bool:
+    """``_connected`` for a check that may be async."""
+    if is_connected is None:
+        return False
+    try:
+        answer = is_connected()
+        if inspect.isawaitable(answer):
+            answer = await answer
+        return bool(answer)
+    except Exception:
+        _connection_failed(server_name)
+        return False
+
+
+def _connection_failed(server_name: str) -> None:
+    logger.exception("the connection check of %s failed; it counts as not connected", server_name)
