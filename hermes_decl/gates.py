@@ -8,7 +8,8 @@ it at once.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any
 
 from hermes_decl import verdict_cache
 from hermes_decl._logging import get_logger
@@ -126,7 +127,7 @@ def make_astatus_fn(
     host: Host | None = None,
     display_name: str | None = None,
     probe: bool = False,
-) -> Callable[[], Awaitable[Status]]:
+) -> Callable[[], Coroutine[Any, Any, Status]]:
     """``make_status_fn`` for an asyncio host: each call is ``astatus`` (``is_connected`` may be
     sync or async, and a probe runs in the caller's event loop)."""
     undeclared = parse_declaration(server_name, None, None, where=server_name)
