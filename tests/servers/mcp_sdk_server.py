@@ -51,9 +51,15 @@ def guarded(app: Any, token: str) -> Any:
     return asgi
 
 
+def render_scene(scene: str) -> str:
+    """The one tool the application offers: what a host lists once it may offer it."""
+    return f"rendered {scene}"
+
+
 def main() -> None:
     token, lifetime = sys.argv[1], float(sys.argv[2])
     mcp = MCPServer(SERVER_NAME, version=SERVER_VERSION, log_level="WARNING")
+    mcp.add_tool(render_scene, name="render_scene", description="Render a scene of the studio.")
     app = mcp.streamable_http_app(json_response="--json" in sys.argv[3:])
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
