@@ -18,16 +18,31 @@ if TYPE_CHECKING:
     from hermes_decl.declaration import (
         DeclarationError,
         Issue,
+        RegistrationConflict,
         RegistryChange,
         clear,
         lookup,
+        owner_of,
         parse_app,
         parse_declaration,
         parse_requires,
         register,
+        register_many,
         registered,
         subscribe,
         unregister,
+        unregister_owner,
+    )
+    from hermes_decl.gates import (
+        make_astatus_fn,
+        make_check_fn,
+        make_status_fn,
+        skill_matches_apps,
+    )
+    from hermes_decl.loader import (
+        load_declarations_file,
+        load_declarations_text,
+        load_plugin_manifest,
     )
     from hermes_decl.models import (
         AppBlock,
@@ -38,6 +53,8 @@ if TYPE_CHECKING:
         Requires,
         VersionSpec,
     )
+    from hermes_decl.resolver.availability import Availability, availability
+    from hermes_decl.resolver.status import Status, astatus, plugin_presence, status
     from hermes_decl.versions import compare_versions, satisfies, version_key
 
 __version__ = "0.1.0"
@@ -50,15 +67,31 @@ _HOMES = {
             "RegistryChange",
             "clear",
             "lookup",
+            "owner_of",
             "parse_app",
             "parse_declaration",
             "parse_requires",
+            "RegistrationConflict",
             "register",
+            "register_many",
             "registered",
             "subscribe",
             "unregister",
+            "unregister_owner",
         ),
         "hermes_decl.declaration",
+    ),
+    **dict.fromkeys(
+        ("make_astatus_fn", "make_check_fn", "make_status_fn", "skill_matches_apps"),
+        "hermes_decl.gates",
+    ),
+    **dict.fromkeys(
+        ("load_declarations_file", "load_declarations_text", "load_plugin_manifest"),
+        "hermes_decl.loader",
+    ),
+    **dict.fromkeys(("Availability", "availability"), "hermes_decl.resolver.availability"),
+    **dict.fromkeys(
+        ("Status", "astatus", "plugin_presence", "status"), "hermes_decl.resolver.status"
     ),
     **dict.fromkeys(
         (
@@ -93,25 +126,42 @@ def __dir__() -> list[str]:
 __all__ = [
     "AppBlock",
     "AppDef",
+    "Availability",
     "Declaration",
     "DeclarationError",
     "Issue",
     "LivenessSpec",
     "LocationSpec",
+    "RegistrationConflict",
     "RegistryChange",
     "Requires",
+    "Status",
     "VersionSpec",
     "__version__",
+    "astatus",
+    "availability",
     "clear",
     "compare_versions",
+    "load_declarations_file",
+    "load_declarations_text",
+    "load_plugin_manifest",
     "lookup",
+    "make_astatus_fn",
+    "make_check_fn",
+    "make_status_fn",
+    "owner_of",
     "parse_app",
     "parse_declaration",
     "parse_requires",
+    "plugin_presence",
     "register",
+    "register_many",
     "registered",
     "satisfies",
+    "skill_matches_apps",
+    "status",
     "subscribe",
     "unregister",
+    "unregister_owner",
     "version_key",
 ]

@@ -101,3 +101,58 @@ def test_every_location_kind_has_exactly_one_locator() -> None:
     assert set(resolver_app._LOCATORS) == {variant.KIND for variant in models.KIND_LOCATIONS}
     for kind, entry in LOCATION_KINDS.items():
         assert entry.locate is resolver_app._LOCATORS[kind]
+
+
+FRONT_DOOR = (
+    "load_declarations_file",
+    "load_declarations_text",
+    "availability",
+    "status",
+    "astatus",
+    "make_check_fn",
+    "make_status_fn",
+    "skill_matches_apps",
+    "Availability",
+    "Status",
+    "DeclarationError",
+    "Issue",
+)
+
+
+@pytest.mark.parametrize("name", FRONT_DOOR)
+def test_the_front_door_holds_what_a_host_uses(name: str) -> None:
+    assert name in hermes_decl.__all__
+    value = getattr(hermes_decl, name)
+    home = {
+        "load_declarations_file": "hermes_decl.loader",
+        "load_declarations_text": "hermes_decl.loader",
+        "availability": "hermes_decl.resolver.availability",
+        "Availability": "hermes_decl.resolver.availability",
+        "status": "hermes_decl.resolver.status",
+        "astatus": "hermes_decl.resolver.status",
+        "Status": "hermes_decl.resolver.status",
+        "make_check_fn": "hermes_decl.gates",
+        "make_status_fn": "hermes_decl.gates",
+        "skill_matches_apps": "hermes_decl.gates",
+        "DeclarationError": "hermes_decl.declaration",
+        "Issue": "hermes_decl.declaration",
+    }[name]
+    assert value is getattr(importlib.import_module(home), name)
+
+
+def test_importing_the_package_loads_no_public_module() -> None:
+    import subprocess
+    import sys
+
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, hermes_decl; print(sorted(m for m in sys.modules if m.startswith(("
+            "'hermes_decl.', 'pydantic', 'yaml'))))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert loaded == "[]"
