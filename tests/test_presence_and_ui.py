@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -172,3 +173,13 @@ def test_presence_has_no_truth_value() -> None:
     assert isinstance(presence, PluginPresence)
     with pytest.raises(TypeError, match="has no truth value"):
         bool(presence)
+
+
+def test_the_readme_table_is_the_ui_mapping() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("| status state | `ui_state` | why |", 1)[1].split("\n\n", 1)[0]
+    rows = {}
+    for line in section.splitlines()[2:]:
+        cells = [cell.strip().strip("`") for cell in line.strip("|").split("|")]
+        rows[cells[0]] = cells[1]
+    assert rows == {state.value: ui.value for state, ui in UI_STATES.items()}
