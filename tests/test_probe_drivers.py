@@ -18,6 +18,7 @@ from hermes_decl.resolver.probe import (
     aprobe,
     probe,
 )
+from tests.servers.hostile import HOSTILE, NOT_MCP_ANSWERS, slow_loris
 from tests.servers.loopback import (
     Connection,
     Handler,
@@ -30,7 +31,7 @@ from tests.servers.loopback import (
     silent,
 )
 from tests.servers.mcp_sdk_server import SERVER_NAME, SERVER_VERSION
-from tests.test_probe import DEADLINE, HOSTILE, NOT_MCP_ANSWERS, SLACK, TOKEN, slow_loris
+from tests.test_probe import DEADLINE, SLACK, TOKEN
 
 Driver = Callable[[Endpoint, float], ProbeResult]
 
