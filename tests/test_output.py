@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_decl._output import escape_controls, forgiving, say, say_problems
+from hermes_decl.cli.output import escape_controls, forgiving, say, say_problems
 from hermes_decl.declaration import DeclarationError, Issue
 
 ROOT = Path(__file__).parent.parent
