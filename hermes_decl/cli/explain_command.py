@@ -4,7 +4,8 @@ say the state, the sentence and every place looked at (with ``--live``, the runt
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict
+from dataclasses import asdict, fields, is_dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from hermes_decl.cli.command import (
@@ -51,26 +52,52 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+_JSON_ORDER = (
+    "display_name",
+    "os_family",
+    "os_version",
+    "min_os_version",
+    "gpu",
+    "machine",
+    "arch",
+    "install",
+    "version",
+    "min_version",
+    "path",
+    "overrides_file",
+    "trace",
+)
+"""The order of an ``Availability``'s fields in ``--json``, close to the explanation's; a field not
+named here comes after them, in the order the class declares it."""
+_NOT_IN_JSON = frozenset({"state", "name"})
+"""Fields ``--json`` writes itself: the state before ``offerable``, the name as ``server``."""
+
+
+def _json_value(value: object) -> object:
+    """A field's value as JSON data: an enum's value, a model's or dataclass's fields, a list."""
+    from pydantic import BaseModel
+
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, BaseModel):
+        return value.model_dump()
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    if isinstance(value, tuple):
+        return [_json_value(item) for item in value]
+    return value
+
+
 def _availability_json(server: str, path: str, result: Availability) -> dict[str, Any]:
+    names = [field.name for field in fields(result) if field.name not in _NOT_IN_JSON]
+    names.sort(key=lambda name: _JSON_ORDER.index(name) if name in _JSON_ORDER else len(names))
     return {
         "file": path,
         "server": server,
         "state": result.state.value,
         "offerable": result.offerable,
         "sentence": result.sentence(),
-        "display_name": result.display_name,
-        "os_family": result.os_family,
-        "os_version": result.os_version,
-        "min_os_version": result.min_os_version,
-        "gpu": result.gpu.value if result.gpu is not None else None,
-        "machine": result.machine,
-        "arch": list(result.arch) if result.arch is not None else None,
-        "install": result.install.model_dump() if result.install is not None else None,
-        "version": result.version,
-        "min_version": result.min_version,
-        "path": result.path,
-        "overrides_file": result.overrides_file,
-        "trace": [asdict(candidate) for candidate in result.trace],
+        **{name: _json_value(getattr(result, name)) for name in names},
     }
 
 
