@@ -206,9 +206,10 @@ def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
     ]
     live: list[Status | None] = [None] * len(chosen)
     if args.live or args.probe:
-        from hermes_decl.cli.live_status import live_json, live_status, print_live
+        from hermes_decl.cli.live_status import live_json, print_live
+        from hermes_decl.resolver.status import status
 
-        live = [live_status(decl, host, args.probe) for _, _, decl in chosen]
+        live = [status(decl, host=host, probe=args.probe) for _, _, decl in chosen]
     if args.json:
         payload = [_availability_json(name, path, result) for path, name, result in results]
         for entry, runtime in zip(payload, live, strict=True):

@@ -10,16 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from hermes_decl.cli.output import Output
-from hermes_decl.models import Declaration
-from hermes_decl.resolver.host import Host
-from hermes_decl.resolver.status import Status, StatusState, status
+from hermes_decl.resolver.status import Status, StatusState
 
-__all__ = ["live_json", "live_status", "print_live"]
-
-
-def live_status(decl: Declaration, host: Host | None, probe: bool) -> Status:
-    """The runtime status as this command sees it: with no connection, probing when asked."""
-    return status(decl, host=host, probe=probe)
+__all__ = ["live_json", "print_live"]
 
 
 def _runtime_file(result: Status) -> str | None:
