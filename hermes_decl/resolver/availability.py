@@ -117,8 +117,6 @@ class Availability:
             machine = _MACHINE_NAMES.get(self.os_family, "machine")
             floor = self._os_floor()
             return f"{app} needs {floor} or newer; this {machine} runs {self.os_version}.", None
-        if state is AvailabilityState.INSTALLED_NOT_RUNNING:
-            return f"{app} is installed but not running.", f"Start {app}, then try again."
         if state is AvailabilityState.AVAILABLE:
             version = f" {self.version}" if self.version else ""
             return f"{app}{version} is available.", None
