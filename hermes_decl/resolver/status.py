@@ -38,8 +38,7 @@ The checks after availability run only when availability is ``available``: with
 nothing either, so a down connection is then ``hermes_not_connected`` and never
 ``app_not_running``: a status never tells a person to start an application it did not see stopped,
 nor that an application is running unless a live process of this user published its endpoint.
-The ``installed_not_running`` availability state (reserved vocabulary) reads as
-``app_not_running``. The endpoint's token is never shown.
+The endpoint's token is never shown.
 """
 
 from __future__ import annotations
@@ -84,9 +83,7 @@ class StatusState(str, Enum):
 
     @classmethod
     def for_availability(cls, state: AvailabilityState) -> StatusState:
-        """The status state a refused availability state stands for."""
-        if state is AvailabilityState.INSTALLED_NOT_RUNNING:
-            return cls.APP_NOT_RUNNING
+        """The status state a refused availability verdict stands for: the one of its name."""
         return cls(state.value)
 
 
@@ -214,8 +211,6 @@ def _refused(decl: Declaration, verdict: Availability, app: str) -> Status:
     if state is StatusState.UNSUPPORTED_OS_VERSION and verdict.os_family is not None:
         os_name = OS_NAMES[verdict.os_family]
         action = f"Update {os_name} to {verdict.min_os_version} or newer, then try again."
-    if state is StatusState.APP_NOT_RUNNING:
-        reason, action = f"{app} is not running.", f"Start {app}, then try again."
     return Status(state, verdict, app, reason, action)
 
 
