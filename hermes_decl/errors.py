@@ -183,7 +183,7 @@ def _position(container: object, key: str, orders: KeyOrders) -> int:
 
 
 def data_path(
-    raw: Sequence[Any], data: object, orders: KeyOrders | None = None
+    raw: Sequence[Any], data: object, orders: KeyOrders
 ) -> tuple[DataPath, tuple[int, ...]]:
     """Turn a Pydantic location into a path through the input data, and its place in reading order.
 
@@ -191,7 +191,6 @@ def data_path(
     by it lists issues in the order an author reads the file; a missing key sorts after the rest.
     ``orders`` lets the issues of one error share the key positions they look up.
     """
-    orders = {} if orders is None else orders
     path: list[str | int] = []
     place: list[int] = []
     cursor: object = data

@@ -8,8 +8,10 @@ import pytest
 
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.models import Declaration
+from hermes_decl.resolver.app import Candidate
 from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
 from hermes_decl.resolver.gpu import clear_gpu_cache
+from hermes_decl.resolver.host import UninstallEntry
 from hermes_decl.testing import FakeHost
 
 WIN_APP: dict[str, Any] = {
@@ -514,3 +516,29 @@ def test_refusal_of_an_offerable_verdict_is_a_programming_error(state: str) -> N
         ValueError, match=f"^refusal\\(\\) explains a refused verdict; vendor is {state}"
     ):
         verdict.refusal()
+
+
+def test_a_version_read_keeps_everything_else_the_candidate_says() -> None:
+    entry = UninstallEntry("Vendor App 2.5", "2.5", "C:\\Vendor")
+    found = Candidate(
+        3,
+        "uninstall_registry",
+        "C:\\Vendor\\app.exe",
+        "present",
+        detail="the entry's folder",
+        source="overrides",
+        via="uninstall_entry",
+        entry=entry,
+    )
+    assert found.with_version("2.5.1", "the uninstall entry's DisplayVersion") == Candidate(
+        3,
+        "uninstall_registry",
+        "C:\\Vendor\\app.exe",
+        "present",
+        detail="the entry's folder",
+        version="2.5.1",
+        source="overrides",
+        via="uninstall_entry",
+        entry=entry,
+        version_detail="the uninstall entry's DisplayVersion",
+    )

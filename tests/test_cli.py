@@ -126,6 +126,57 @@ def test_explain_json_on_a_snapshot() -> None:
     assert [c["outcome"] for c in verdict["trace"]] == ["present", "present"]
 
 
+def test_explain_json_writes_every_fact_in_a_fixed_order() -> None:
+    result = run(
+        "explain",
+        "examples/gpu-renderer.yaml",
+        "--host",
+        "examples/hosts/linux-nvidia-workstation.yaml",
+        "--json",
+    )
+    place = "/opt/raytrace/bin/raytrace"
+    verdict = {
+        "file": "examples/gpu-renderer.yaml",
+        "server": "raytrace-mcp",
+        "state": "available",
+        "offerable": True,
+        "sentence": "Raytrace is available.",
+        "display_name": "Raytrace",
+        "os_family": "linux",
+        "os_version": None,
+        "min_os_version": None,
+        "gpu": "nvidia",
+        "machine": "x86_64",
+        "arch": ["x86_64"],
+        "install": {"brew": "raytrace"},
+        "version": None,
+        "min_version": "5.0",
+        "path": place,
+        "overrides_file": None,
+        "trace": [
+            {
+                "index": 0,
+                "kind": "path",
+                "path": place,
+                "outcome": "present",
+                "detail": None,
+                "version": None,
+                "source": "declaration",
+                "via": None,
+                "entry": None,
+                "version_detail": None,
+            }
+        ],
+        "overrides": {
+            "file": "/home/ada/.config/hermes-decl/overrides.yaml",
+            "valid": True,
+            "issues": [],
+        },
+    }
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == json.dumps([verdict], indent=2) + "\n"
+
+
 def test_explain_forced_os_and_server() -> None:
     result = run(
         "explain", "examples/gpu-renderer.yaml", "--os", "darwin", "--server", "raytrace-mcp"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_decl.overrides import HEADER
+from hermes_decl.overrides_text import HEADER
 
 ROOT = Path(__file__).parent.parent
 OS_HERE = "win32" if sys.platform == "win32" else "darwin" if sys.platform == "darwin" else "linux"

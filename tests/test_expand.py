@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic_core import PydanticCustomError
 
 from hermes_decl.declaration import parse_declaration
-from hermes_decl.models import OsFamily
-from hermes_decl.resolver.app import Candidate
+from hermes_decl.models import OS_FAMILIES, OsFamily
+from hermes_decl.models.rules import location_path
+from hermes_decl.resolver.app import LOCATION_KINDS, Candidate
 from hermes_decl.resolver.availability import availability
-from hermes_decl.resolver.expand import Expansion, expand
-from hermes_decl.resolver.known_dirs import known_dirs
+from hermes_decl.resolver.expand import Expansion, expand, normalise, unsafe_reason
+from hermes_decl.resolver.known_dirs import config_dir, known_dirs
 from hermes_decl.testing import FakeHost
 
 EXPANSIONS: list[tuple[OsFamily, str, dict[str, str], Expansion]] = [
@@ -236,3 +240,85 @@ def test_an_install_location_naming_a_device_is_never_touched(
         )
     ]
     assert host.calls["is_file"] == 0
+
+
+# --- a template without a variable: already known safe, so expand does not check it again ------
+
+
+def _has_variable(template: str, os_family: OsFamily) -> bool:
+    return template.startswith("~") or "$" in template or (os_family == "win32" and "%" in template)
+
+
+@pytest.mark.parametrize("os_family", OS_FAMILIES)
+def test_every_known_folder_without_a_variable_is_safe_as_written(os_family: OsFamily) -> None:
+    def no_env(name: str) -> str | None:
+        return None
+
+    templates = [t for kind in LOCATION_KINDS for t in known_dirs(kind, os_family, no_env)]
+    templates.append(config_dir(os_family, no_env))
+    plain = [t for t in templates if not _has_variable(t, os_family)]
+    assert plain == [t for t in plain if unsafe_reason(t, os_family) is None]
+    assert bool(plain) is (os_family != "win32")  # every Windows folder starts at a variable
+
+
+UNSAFE_AS_WRITTEN: dict[str, tuple[OsFamily, str, str, str]] = {
+    "win32-nul": ("win32", "C:\\a\\x\0", "contains a NUL character", "path_nul"),
+    "win32-unc": ("win32", "\\\\srv\\x", "became a UNC or device path", "path_network"),
+    "win32-drive-relative": (
+        "win32",
+        "C:x",
+        "is not an absolute path after expansion",
+        "path_not_rooted",
+    ),
+    "win32-dots": ("win32", "C:\\a\\... \\x", "gained a '..' segment", "path_parent"),
+    "win32-device": (
+        "win32",
+        "C:\\CON\\x",
+        "has a segment Windows opens as a device ('CON')",
+        "path_device",
+    ),
+    "linux-nul": ("linux", "/a/\0", "contains a NUL character", "path_nul"),
+    "linux-network": ("linux", "//srv/x", "became a UNC or device path", "path_network"),
+    "linux-relative": (
+        "linux",
+        "relative/x",
+        "is not an absolute path after expansion",
+        "path_not_rooted",
+    ),
+    "darwin-parent": ("darwin", "/a/../x", "gained a '..' segment", "path_parent"),
+}
+
+
+@pytest.mark.parametrize(
+    ("os_family", "path", "reason", "code"),
+    UNSAFE_AS_WRITTEN.values(),
+    ids=list(UNSAFE_AS_WRITTEN),
+)
+def test_each_refusal_of_a_plain_path_is_the_models_first(
+    os_family: OsFamily, path: str, reason: str, code: str
+) -> None:
+    assert not _has_variable(path, os_family)
+    assert unsafe_reason(path, os_family) == reason
+    with pytest.raises(PydanticCustomError) as refused:
+        location_path(path, os_family)
+    assert refused.value.type == code
+
+
+ROOTS = ("C:\\", "c:/", "C:", "/", "//", "\\", "~/", "$A/", "%A%\\", "")
+"""How a generated path starts: every root the rules know, and some they refuse."""
+SEGMENT_CHARACTERS = "/\\:. CcOoNnuL~$%*\0ax"
+
+
+@pytest.mark.parametrize("os_family", OS_FAMILIES)
+@settings(max_examples=300, deadline=None, database=None)
+@given(raw=st.tuples(st.sampled_from(ROOTS), st.text(SEGMENT_CHARACTERS, max_size=12)).map("".join))
+def test_a_path_the_models_accept_without_a_variable_is_safe_as_written(
+    os_family: OsFamily, raw: str
+) -> None:
+    try:
+        path = location_path(raw, os_family)
+    except PydanticCustomError:
+        return
+    if not _has_variable(path, os_family):
+        assert unsafe_reason(path, os_family) is None
+        assert expand(path, os_family, FakeHost(os_family)) == Expansion(normalise(os_family, path))

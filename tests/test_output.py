@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -11,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hermes_decl._output import escape_controls, forgiving, say, say_problems
+from hermes_decl.cli import main
+from hermes_decl.cli.output import escape_controls, forgiving, say, say_problems
 from hermes_decl.declaration import DeclarationError, Issue
 
 ROOT = Path(__file__).parent.parent
@@ -67,8 +69,9 @@ def _run(arguments: list[str], environment: dict[str, str]) -> subprocess.Comple
 
 
 def _controls(data: bytes) -> list[int]:
-    """Bytes a terminal would act on (newline aside): C0, DEL, and C1 as UTF-8 encodes them."""
-    text = data.decode("utf-8", "replace")
+    """Bytes a terminal would act on besides the platform's line ends (``\\r\\n`` on Windows, where
+    the CLI's text streams end lines so): C0, DEL, and C1 as UTF-8 encodes them."""
+    text = data.decode("utf-8", "replace").replace(os.linesep, "\n")
     return [ord(c) for c in text if c != "\n" and (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F)]
 
 
@@ -203,7 +206,7 @@ def test_override_echoes_what_it_added_escaped(tmp_path: Path, environment: dict
     assert (result.returncode, result.stderr) == (0, b"")
     assert _controls(result.stdout) == []
     assert result.stdout.decode("ascii") == (
-        f"{target}: evil\\x1b]0;pwned\\x07: linux: added /opt/v\\x1b[2J/x, tried first\n"
+        f"{target}: evil\\x1b]0;pwned\\x07: linux: added /opt/v\\x1b[2J/x, tried first{os.linesep}"
     )
 
 
@@ -222,3 +225,48 @@ def test_colour_never_lets_a_declared_sequence_through(tmp_path: Path) -> None:
 
 def _escape_starts(text: str) -> list[int]:
     return [index for index, character in enumerate(text) if character == "\x1b"]
+
+
+def test_a_line_end_of_the_platform_is_no_control_but_a_lone_carriage_return_is() -> None:
+    assert _controls(f"a{os.linesep}b{os.linesep}".encode()) == []
+    assert _controls(f"a\rb\x1b{os.linesep}".encode()) == [0x0D, 0x1B]
+
+
+def _windows_stream() -> io.TextIOWrapper:
+    """A text stream that ends lines as Windows' console and pipes do: ``\\r\\n``."""
+    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="\r\n")
+
+
+def _written(stream: io.TextIOWrapper) -> bytes:
+    stream.flush()
+    raw = stream.buffer
+    assert isinstance(raw, io.BytesIO)
+    return raw.getvalue()
+
+
+def test_every_line_ends_through_the_text_stream_so_windows_gets_crlf_once(tmp_path: Path) -> None:
+    files = _files(tmp_path)
+    valid = str(ROOT / "examples" / "linux-tool.yaml")
+    stdout, stderr = _windows_stream(), _windows_stream()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        assert main(["check", "--color", "never", valid, files["broken"]]) == 1
+        assert main(["check", "--json", valid]) == 0
+        assert main(["explain", valid, "--server", "none"]) == 2
+    report = {
+        "valid": True,
+        "files": [{"file": valid, "valid": True, "servers": ["inkwell-mcp"], "issues": []}],
+    }
+    broken = files["broken"]
+    server = '["evil\\ud800\\u001b]0;pwned\\u0007"]'
+    presence = "must be 'executable' or 'bundle' (got 'exe\\x1b[2J')"
+    assert (
+        _written(stdout)
+        == (
+            f"{valid}: ok (inkwell-mcp)\r\n"
+            f"{broken}:2:9: {server}.app.linux.location: is required\r\n"
+            f"{broken}:2:27: {server}.app.linux.presence: {presence}\r\n"
+            + json.dumps(report, indent=2).replace("\n", "\r\n")
+            + "\r\n"
+        ).encode()
+    )
+    assert _written(stderr) == f"{valid}: no server 'none' (servers: inkwell-mcp)\r\n".encode()

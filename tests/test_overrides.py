@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.errors import DeclarationError
 from hermes_decl.models import Declaration, OsFamily
-from hermes_decl.overrides import parse_overrides
+from hermes_decl.overrides_text import parse_overrides
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.overrides import (
     MAX_OVERRIDES_BYTES,

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from hermes_decl.errors import DeclarationError
 from hermes_decl.loader import read_document
-from hermes_decl.overrides import HEADER, check_override, parse_overrides, with_override
+from hermes_decl.overrides_text import HEADER, check_override, parse_overrides, with_override
 
 EXISTING = """\
 # my overrides

@@ -453,17 +453,27 @@ def test_the_runtime_problem_is_kept() -> None:
     assert result.endpoint is None
 
 
-def test_installed_not_running_reads_as_app_not_running() -> None:
-    state = StatusState.for_availability(AvailabilityState.INSTALLED_NOT_RUNNING)
-    assert state is StatusState.APP_NOT_RUNNING
-    for refused in ("missing_app", "version_too_old", "unsupported_os", "unsupported_gpu"):
-        assert StatusState.for_availability(AvailabilityState(refused)) == refused
+REFUSED_VERDICTS = (
+    "missing_app",
+    "version_too_old",
+    "unsupported_os",
+    "unsupported_gpu",
+    "unsupported_arch",
+    "unsupported_os_version",
+)
 
 
-def test_every_refused_availability_state_has_a_status_state() -> None:
-    for state in AvailabilityState:
-        if state.value not in ("available", "no_requirements"):
-            assert StatusState.for_availability(state) in StatusState
+def test_every_refused_verdict_has_the_status_state_of_its_name() -> None:
+    offered_or_reserved = {"available", "no_requirements", "installed_not_running"}
+    refused_states = {state.value for state in AvailabilityState} - offered_or_reserved
+    assert refused_states == set(REFUSED_VERDICTS)
+    for refused in REFUSED_VERDICTS:
+        assert StatusState.for_availability(AvailabilityState(refused)) is StatusState(refused)
+
+
+def test_the_reserved_availability_state_is_no_status_state() -> None:
+    with pytest.raises(ValueError, match="'installed_not_running' is not a valid StatusState"):
+        StatusState.for_availability(AvailabilityState.INSTALLED_NOT_RUNNING)
 
 
 def test_a_host_that_cannot_tell_its_session_is_not_blamed() -> None:

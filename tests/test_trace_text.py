@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from hermes_decl.cli.trace_text import trace_lines
 from hermes_decl.resolver.app import Candidate
 from hermes_decl.resolver.host import UninstallEntry
-from hermes_decl.trace_text import trace_lines
 
 ENTRY = UninstallEntry("Vendor App 2.5", "2.5", "C:\\New")
 

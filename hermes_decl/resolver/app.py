@@ -10,7 +10,7 @@ reached (the search path, a known folder, an uninstall entry).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
@@ -70,18 +70,7 @@ class Candidate:
 
     def with_version(self, version: str | None, detail: str | None) -> Candidate:
         """This candidate with the version read from it (and where that came from, or why not)."""
-        return Candidate(
-            self.index,
-            self.kind,
-            self.path,
-            self.outcome,
-            self.detail,
-            version,
-            self.source,
-            self.via,
-            self.entry,
-            detail,
-        )
+        return replace(self, version=version, version_detail=detail)
 
 
 class Look(NamedTuple):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, InstallHint, OsFamily
 from hermes_decl.models.common import OS_NAMES
@@ -116,8 +117,6 @@ class Availability:
             machine = _MACHINE_NAMES.get(self.os_family, "machine")
             floor = self._os_floor()
             return f"{app} needs {floor} or newer; this {machine} runs {self.os_version}.", None
-        if state is AvailabilityState.INSTALLED_NOT_RUNNING:
-            return f"{app} is installed but not running.", f"Start {app}, then try again."
         if state is AvailabilityState.AVAILABLE:
             version = f" {self.version}" if self.version else ""
             return f"{app}{version} is available.", None
@@ -211,19 +210,25 @@ def availability(
     family = os_family or host.os_family
     # On an OS that is none of the three (family None) no block can apply.
     app_def = decl.app_for(family) if family is not None else None
-    facts = _Facts(decl.name, requires.min_version, family, display_name, requires.arch)
+    facts = _Facts(
+        name=decl.name,
+        min_version=requires.min_version,
+        os_family=family,
+        display_name=display_name,
+        arch=requires.arch,
+    )
     if app_def is not None:
-        facts.install = app_def.install[0] if app_def.install else None
-        facts.min_os_version = app_def.min_os_version
+        facts["install"] = app_def.install[0] if app_def.install else None
+        facts["min_os_version"] = app_def.min_os_version
     if requires.app and app_def is None:
         return facts.verdict(AvailabilityState.UNSUPPORTED_OS)
     if requires.gpu is not None:
-        found_gpu = facts.gpu = gpu_class(host)
+        found_gpu = facts["gpu"] = gpu_class(host)
         if found_gpu not in (requires.gpu, GpuClass.UNKNOWN):
             return facts.verdict(AvailabilityState.UNSUPPORTED_GPU)
     if requires.arch is not None:
         machine = host.native_machine()
-        facts.machine = machine or None
+        facts["machine"] = machine or None
         # A machine whose architecture cannot be told is not refused, as an unreadable GPU is not.
         if machine and machine not in requires.arch:
             return facts.verdict(AvailabilityState.UNSUPPORTED_ARCH)
@@ -231,49 +236,16 @@ def availability(
         return facts.verdict(AvailabilityState.NO_REQUIREMENTS)
     if app_def.min_os_version is not None and host.os_family == app_def.os_family:
         # Only the OS the host runs has a version to read: a forced os_family has none.
-        found_os = facts.os_version = host.os_version()
+        found_os = facts["os_version"] = host.os_version()
         order = compare_versions(found_os, app_def.min_os_version) if found_os else None
         if order is not None and order < 0:
             return facts.verdict(AvailabilityState.UNSUPPORTED_OS_VERSION)
-    return _locate_and_compare(facts, app_def, app_def.os_family, host)
+    return _locate_and_compare(facts, decl, app_def, host)
 
 
-class _Facts:
-    """What one evaluation has learnt so far, turned into its ``Availability`` once, at the end."""
-
-    __slots__ = (
-        "arch",
-        "display_name",
-        "gpu",
-        "install",
-        "machine",
-        "min_os_version",
-        "min_version",
-        "name",
-        "os_family",
-        "os_version",
-        "overrides_file",
-    )
-
-    def __init__(
-        self,
-        name: str,
-        min_version: str | None,
-        os_family: OsFamily | None,
-        display_name: str | None,
-        arch: tuple[str, ...] | None,
-    ) -> None:
-        self.name = name
-        self.min_version = min_version
-        self.os_family = os_family
-        self.display_name = display_name
-        self.arch = arch
-        self.install: InstallHint | None = None
-        self.min_os_version: str | None = None
-        self.gpu: GpuClass | None = None
-        self.machine: str | None = None
-        self.os_version: str | None = None
-        self.overrides_file: str | None = None
+class _Facts(dict[str, Any]):
+    """What one evaluation has learnt so far, by ``Availability`` field name, turned into its
+    ``Availability`` once, at the end (a ``dataclasses.replace`` per fact would cost more)."""
 
     def verdict(
         self,
@@ -283,34 +255,19 @@ class _Facts:
         trace: tuple[Candidate, ...] = (),
     ) -> Availability:
         """The verdict ``state``, with every fact learnt on the way to it."""
-        return Availability(
-            state,
-            version=version,
-            path=path,
-            min_version=self.min_version,
-            name=self.name,
-            os_family=self.os_family,
-            gpu=self.gpu,
-            trace=trace,
-            overrides_file=self.overrides_file,
-            display_name=self.display_name,
-            install=self.install,
-            arch=self.arch,
-            machine=self.machine,
-            min_os_version=self.min_os_version,
-            os_version=self.os_version,
-        )
+        return Availability(state, version=version, path=path, trace=trace, **self)
 
 
 def _locate_and_compare(
-    facts: _Facts, app_def: AppDef, os_family: OsFamily, host: Host
+    facts: _Facts, decl: Declaration, app_def: AppDef, host: Host
 ) -> Availability:
+    os_family = app_def.os_family
     # A block without a version source (Linux beside other blocks) is gated on presence only.
-    minimum = facts.min_version if app_def.version_kind != "none" else None
+    minimum = decl.requires.min_version if app_def.version_kind != "none" else None
     overrides = user_overrides(host, os_family)
-    extra = overrides.locations(facts.name, os_family)
+    extra = overrides.locations(decl.name, os_family)
     if extra:
-        facts.overrides_file = overrides.path
+        facts["overrides_file"] = overrides.path
     trace: list[Candidate] = []
     first_place: str | None = None
     first_present: Candidate | None = None

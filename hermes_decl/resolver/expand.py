@@ -116,14 +116,12 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
     """Expand ``~`` and variables through the host, then check the result is safe to look at.
 
     A ``*`` is a wildcard only where the declaration wrote it: a value from the host that holds
-    one is refused rather than allowed to decide which folders are listed.
+    one is refused rather than allowed to decide which folders are listed. A template without a
+    variable is a known folder or a path the models checked by the rules ``unsafe_reason``
+    applies, so it is looked at as written.
     """
     text = template
     if not _has_variables(text, os_family):
-        # Nothing to substitute: the path is looked at as written, once it is known safe.
-        reason = unsafe_reason(text, os_family)
-        if reason is not None:
-            return Expansion(None, f"{normalise(os_family, text)} {reason}")
         return Expansion(normalise(os_family, text))
     tilde = _TILDE.match(text)
     if tilde:

@@ -163,7 +163,8 @@ def _parsed(
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
-    from hermes_decl.overrides import parse_overrides  # the YAML reader, only once there is text
+    # The YAML reader, only once there is text.
+    from hermes_decl.overrides_text import parse_overrides
 
     try:
         result: tuple[Mapping[str, ServerOverrides], DeclarationError | None] = (

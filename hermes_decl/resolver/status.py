@@ -38,8 +38,7 @@ The checks after availability run only when availability is ``available``: with
 nothing either, so a down connection is then ``hermes_not_connected`` and never
 ``app_not_running``: a status never tells a person to start an application it did not see stopped,
 nor that an application is running unless a live process of this user published its endpoint.
-The ``installed_not_running`` availability state (reserved vocabulary) reads as
-``app_not_running``. The endpoint's token is never shown.
+The endpoint's token is never shown.
 """
 
 from __future__ import annotations

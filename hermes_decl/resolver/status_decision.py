@@ -87,8 +87,6 @@ def _refused(decl: Declaration, verdict: Availability, app: str) -> Status:
     if state is StatusState.UNSUPPORTED_OS_VERSION and verdict.os_family is not None:
         os_name = OS_NAMES[verdict.os_family]
         action = f"Update {os_name} to {verdict.min_os_version} or newer, then try again."
-    if state is StatusState.APP_NOT_RUNNING:
-        reason, action = f"{app} is not running.", f"Start {app}, then try again."
     return Status(state, verdict, app, reason, action)
 
 

@@ -36,9 +36,7 @@ class StatusState(str, Enum):
 
     @classmethod
     def for_availability(cls, state: AvailabilityState) -> StatusState:
-        """The status state a refused availability state stands for."""
-        if state is AvailabilityState.INSTALLED_NOT_RUNNING:
-            return cls.APP_NOT_RUNNING
+        """The status state a refused availability verdict stands for: the one of its name."""
         return cls(state.value)
 
 

@@ -14,45 +14,43 @@ import argparse
 import contextlib
 import os
 import stat
-import sys
 import tempfile
 from typing import TextIO
 
-from hermes_decl._output import say, say_problems
+from hermes_decl.cli.command import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from hermes_decl.cli.output import say, say_problems
 from hermes_decl.errors import DeclarationError, Issue
 from hermes_decl.models import OsFamily
-from hermes_decl.overrides import check_override, parse_overrides, with_override
+from hermes_decl.overrides_text import check_override, parse_overrides, with_override
 from hermes_decl.resolver.live_host import LiveHost
 from hermes_decl.resolver.overrides import MAX_OVERRIDES_BYTES, OVERRIDES_ENV, overrides_path
-
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 _NOT_UTF8 = "must be UTF-8 text to be edited (save it as UTF-8, then try again)"
 
 
-def run_override(args: argparse.Namespace, out: TextIO) -> int:
+def run_override(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Validate, then write the overrides file; the exit status."""
     host = LiveHost()
     here = host.os_family
     os_family: OsFamily | None = args.os or here
     if os_family is None:
-        return _usage("this operating system is none of win32, darwin and linux: give --os")
+        return _usage(err, "this operating system is none of win32, darwin and linux: give --os")
     try:
         check_override(args.server, os_family, args.path, where="PATH")
     except DeclarationError as error:
-        return _usage("; ".join(f"{args.path!r} {issue.message}" for issue in error.issues))
+        return _usage(err, "; ".join(f"{args.path!r} {issue.message}" for issue in error.issues))
     if here is None:
-        return _usage(f"this operating system has no config folder: set {OVERRIDES_ENV}")
+        return _usage(err, f"this operating system has no config folder: set {OVERRIDES_ENV}")
     target, refused = overrides_path(host, here)
     if target is None:
-        return _problem(f"cannot tell where the overrides file is: {refused}")
+        return _problem(err, f"cannot tell where the overrides file is: {refused}")
     real = os.path.realpath(target)
     try:
         current = _current_text(host, real)
         text = with_override(current, args.server, os_family, args.path, where=target)
     except DeclarationError as error:
-        say_problems(sys.stderr, error)
-        say(sys.stderr, f"{target}: not changed: fix the problems above first")
+        say_problems(err, error)
+        say(err, f"{target}: not changed: fix the problems above first")
         return EXIT_PROBLEMS
     if text is None:
         say(out, f"{target}: {args.server}: {os_family}: {args.path} is already listed")
@@ -60,7 +58,7 @@ def run_override(args: argparse.Namespace, out: TextIO) -> int:
     try:
         _write_atomically(real, text)
     except OSError as error:
-        return _problem(f"{target}: cannot be written ({error.strerror or error})")
+        return _problem(err, f"{target}: cannot be written ({error.strerror or error})")
     say(out, f"{target}: {args.server}: {os_family}: added {args.path}, tried first")
     return EXIT_OK
 
@@ -105,11 +103,11 @@ def _write_atomically(path: str, text: str) -> None:
         raise
 
 
-def _usage(message: str) -> int:
-    say(sys.stderr, f"hermes-decl override: error: {message}")
+def _usage(err: TextIO, message: str) -> int:
+    say(err, f"hermes-decl override: error: {message}")
     return EXIT_USAGE
 
 
-def _problem(message: str) -> int:
-    say(sys.stderr, f"hermes-decl override: {message}")
+def _problem(err: TextIO, message: str) -> int:
+    say(err, f"hermes-decl override: {message}")
     return EXIT_PROBLEMS

@@ -7,19 +7,12 @@ endpoint answered are what it shows. The token is never printed.
 
 from __future__ import annotations
 
-from typing import Any, TextIO
+from typing import Any
 
-from hermes_decl._output import say
-from hermes_decl.models import Declaration
-from hermes_decl.resolver.host import Host
-from hermes_decl.resolver.status import Status, StatusState, status
+from hermes_decl.cli.output import Output
+from hermes_decl.resolver.status import Status, StatusState
 
-__all__ = ["live_json", "live_status", "print_live"]
-
-
-def live_status(decl: Declaration, host: Host | None, probe: bool) -> Status:
-    """The runtime status as this command sees it: with no connection, probing when asked."""
-    return status(decl, host=host, probe=probe)
+__all__ = ["live_json", "print_live"]
 
 
 def _runtime_file(result: Status) -> str | None:
@@ -61,32 +54,31 @@ def live_json(result: Status) -> dict[str, Any]:
     }
 
 
-def print_live(result: Status, out: TextIO) -> None:
+def print_live(result: Status, out: Output) -> None:
     """The runtime status as the lines ``explain --live`` adds below an explanation."""
     note = (
         " (this command holds no MCP connection)"
         if result.state is StatusState.HERMES_NOT_CONNECTED
         else ""
     )
-    say(out, f"  live:     {result.state.value}{note}")
-    say(out, f"            {result.sentence()}")
+    out.line(f"  live:     {result.state.value}{note}")
+    out.line(f"            {result.sentence()}")
     if result.runtime is not None:
-        say(out, f"  runtime:  {result.runtime.code.value}: {result.runtime.reason}")
+        out.line(f"  runtime:  {result.runtime.code.value}: {result.runtime.reason}")
     endpoint = result.endpoint
     if endpoint is not None:
-        say(out, f"  runtime:  {endpoint.path}")
-        say(out, f"  process:  {endpoint.pid}, this user's, started before the file was written")
-        say(out, f"  endpoint: {endpoint.url}")
+        out.line(f"  runtime:  {endpoint.path}")
+        out.line(f"  process:  {endpoint.pid}, this user's, started before the file was written")
+        out.line(f"  endpoint: {endpoint.url}")
     answer = result.probe
     if answer is None:
         return
     if answer.answering:
         version = f" {answer.server_version}" if answer.server_version else ""
         ended = {True: "ended", False: "not ended", None: "none opened"}[answer.session_ended]
-        say(
-            out,
+        out.line(
             f"  probe:    answering: {answer.server_name}{version}, "
             f"protocol {answer.protocol_version}; session {ended}",
         )
     else:
-        say(out, f"  probe:    {answer.reason}: {answer.detail}")
+        out.line(f"  probe:    {answer.reason}: {answer.detail}")

@@ -1,0 +1,65 @@
+"""What every subcommand shares: its description as a ``Command``, the exit statuses, and the
+steps that read declarations files and report their problems."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from hermes_decl.cli.output import Output
+
+if TYPE_CHECKING:
+    from hermes_decl.errors import DeclarationError, Issue
+    from hermes_decl.models import Declaration
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+OS_FAMILIES = ("win32", "darwin", "linux")
+"""The ``--os`` choices: ``hermes_decl.models.OS_FAMILIES`` (a test keeps them equal)."""
+UNREADABLE_CODES = frozenset({"unreadable_file", "not_a_regular_file"})
+"""Issue codes that mean the input could not be read at all: exit status 2, as usage errors."""
+
+Run = Callable[[argparse.Namespace, Output, Output], int]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name, one-line help, longer description, arguments and runner."""
+
+    name: str
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Run
+    exit_statuses: str
+    """What each exit status means for this command, as ``--help`` ends."""
+
+
+def issue_json(issue: Issue, where: str) -> dict[str, Any]:
+    """One problem as JSON data, named by the file it is in."""
+    return {
+        "file": where,
+        "line": issue.line,
+        "column": issue.column,
+        "loc": issue.loc,
+        "code": issue.code,
+        "message": issue.message,
+    }
+
+
+def load(path: str, at: str | None) -> tuple[dict[str, Declaration], DeclarationError | None]:
+    """The declarations of one file by server name, or none and the file's problems."""
+    from hermes_decl.errors import DeclarationError
+    from hermes_decl.loader import load_declarations_file
+
+    try:
+        return load_declarations_file(path, at=at), None
+    except DeclarationError as error:
+        return {}, error
+
+
+def failure_status(error: DeclarationError) -> int:
+    """The exit status of input with problems: 2 when it could not be read at all, else 1."""
+    unreadable = any(issue.code in UNREADABLE_CODES for issue in error.issues)
+    return EXIT_USAGE if unreadable else EXIT_PROBLEMS
