@@ -92,11 +92,16 @@ def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
 def _left_to_check(os_family: OsFamily) -> str:
     """What a path's fast pattern leaves to ``rules.location_path``: an information separator,
     which Rust does not strip, a ':' other than a drive's (then no URL rule is needed), or a
-    separator right after a drive root (``C:\\\\x``)."""
+    separator right after a drive root (``C:\\\\x``).
+
+    On Windows a drive's ':' is the second character, after a letter: a ':' first, after a
+    first character that is no letter (``~:``, ``%:%``), later, or twice is another one.
+    """
     colon = ":"
     if os_family == "win32":
         colon = (
             f":[\\s\\S]*:|^[{SPACE_CLASS}]*:|^[{SPACE_CLASS}]*[^:{SPACE_CLASS}][^:]+:"
+            f"|^[{SPACE_CLASS}]*[^A-Za-z:{SPACE_CLASS}]:"
             f"|^[{SPACE_CLASS}]*[A-Za-z]:[\\\\/][\\\\/]"
         )
     return f"[{fast_patterns.UNSTRIPPABLE}]|{colon}"
