@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 from jsonschema import Draft7Validator, Draft202012Validator
 from pydantic import AfterValidator, TypeAdapter
 
-from hermes_decl import schema as schema_module
 from hermes_decl.declaration import DeclarationError, Issue, parse_declaration
 from hermes_decl.models import KIND_LOCATIONS
 from hermes_decl.models.base import FrozenModel
@@ -48,6 +47,7 @@ from hermes_decl.schema import (
     schema_text,
     stale_schemas,
 )
+from hermes_decl.schema.generator import Generator
 from hermes_decl.schema_files import PACKAGE_DIRECTORY, schema_path
 from tests import test_declaration as declaration_tables
 from tests import test_rules_app_block as app_tables
@@ -183,7 +183,7 @@ class _Unmapped(FrozenModel):
 
 def test_a_validator_without_a_schema_rule_is_refused() -> None:
     with pytest.raises(TypeError, match="no JSON Schema rule for validator"):
-        TypeAdapter(_Unmapped).json_schema(schema_generator=schema_module._Generator)
+        TypeAdapter(_Unmapped).json_schema(schema_generator=Generator)
 
 
 # --- what editors read: descriptions, closed objects, kind hints, examples ---------------------
