@@ -1,4 +1,4 @@
-"""The shipped JSON Schema files' names and places: ``hermes_decl.schema.files``, by its old name."""
+"""The shipped JSON Schema files' names and places: ``hermes_decl.schema.files`` by its old name."""
 
 from hermes_decl.schema.files import (
     DIALECTS,

@@ -6,6 +6,7 @@ and Markdown, snippets), and the private markers the generator leaves for the do
 from __future__ import annotations
 
 import copy
+import inspect
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -109,6 +110,11 @@ def title_of(model: type[FrozenModel]) -> str:
     if issubclass(model, InstallHint):
         return f"install hint {model.KEY}"
     return "declaration" if issubclass(model, RequiresWithApp) else model.__name__
+
+
+def doc_of(documented: object) -> str:
+    """A docstring as every Python gives it: 3.13 dedents docstrings when compiling, so dedent."""
+    return inspect.cleandoc(getattr(documented, "__doc__", None) or "")
 
 
 def plain_text(text: str) -> str:

@@ -67,6 +67,7 @@ from hermes_decl.schema.conventions import (
     TITLE,
     TYPED,
     add_rule,
+    doc_of,
     kind_is,
     one_or_list,
     path_schema,
@@ -114,7 +115,7 @@ class Generator(GenerateJsonSchema):
         if issubclass(model, PathLocation):
             os_family = model.OS_FAMILY
             path = path_schema(os_family, examples=PATH_EXAMPLES[os_family])
-            path["$comment"] = plain_text(f"{model.__doc__} {PathLocation.__doc__}")
+            path["$comment"] = plain_text(f"{doc_of(model)} {doc_of(PathLocation)}")
             return path
         return super().model_schema(schema)
 
@@ -146,8 +147,8 @@ class Generator(GenerateJsonSchema):
         if rule is None:
             name = getattr(function, "__qualname__", repr(function))
             raise TypeError(
-                f"no JSON Schema rule for validator {name}: map it in hermes_decl.schema.generator, "
-                "or list what it checks in SCHEMA_LIMITS"
+                f"no JSON Schema rule for validator {name}: map it in "
+                "hermes_decl.schema.generator, or list what it checks in SCHEMA_LIMITS"
             )
         return rule(self, schema, function)
 
@@ -174,10 +175,10 @@ class Generator(GenerateJsonSchema):
             generated["required"] = [key for key in generated.get("required", ()) if key != "kind"]
             if not generated["required"]:
                 del generated["required"]
-            generated["$comment"] = plain_text(model.__doc__ or "")
+            generated["$comment"] = plain_text(doc_of(model))
             generated.pop("description", None)
         if issubclass(model, InstallHint):  # a variant: the union's slot describes it
-            generated["$comment"] = plain_text(model.__doc__ or "")
+            generated["$comment"] = plain_text(doc_of(model))
             generated.pop("description", None)
         if generated.get("required"):
             # Editors label the skeleton of a mapping's required keys with its title.
@@ -229,7 +230,7 @@ class Generator(GenerateJsonSchema):
             rules.append({"if": kind_is(variant.KIND, default=default), "then": body})
             example = variant_example(variant)
             if len(example) > 1:
-                snippets.append(snippet_of(variant.KIND, variant.__doc__, example))
+                snippets.append(snippet_of(variant.KIND, doc_of(variant), example))
         generated: JsonSchemaValue = {
             TYPED: True,
             "allOf": rules,
@@ -291,7 +292,7 @@ class Generator(GenerateJsonSchema):
                 continue
             body = self.generate_inner(choices_by_key[hint.KEY])
             rules.append({"if": {"type": "object", **names}, "then": body})
-            snippets.append(snippet_of(hint.KEY, hint.__doc__, required_examples(hint)))
+            snippets.append(snippet_of(hint.KEY, doc_of(hint), required_examples(hint)))
         nothing = {"properties": {hint.KEY: {"type": "null"} for hint in INSTALL_HINTS}}
         rules.append({"if": {"type": "object", **nothing}, "then": refusal(f"must be {shape}")})
         return {TYPED: True, "allOf": rules, "defaultSnippets": snippets}
