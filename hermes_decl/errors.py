@@ -19,7 +19,7 @@ from hermes_decl._text import show
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, OS_FAMILIES
 from hermes_decl.models.install import HINT_KEYS
 from hermes_decl.models.kinds import KindVariant
-from hermes_decl.models.liveness import LIVENESS_VARIANTS
+from hermes_decl.models.liveness_sources import LIVENESS_VARIANTS
 from hermes_decl.models.locations import KIND_LOCATIONS, PathLocation
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from pydantic_core import PydanticCustomError, SchemaValidator, ValidationError
 
 from hermes_decl.models import path_rules, text_rules, validators
-from hermes_decl.models.overrides import OVERRIDES_ADAPTER
+from hermes_decl.models.override_locations import OVERRIDES_ADAPTER
 from hermes_decl.models.rules import WINDOWS_DEVICE_NAMES, windows_device_name
 from hermes_decl.models.text_rules import SPACE_CLASS, TextRules
 from tests import test_rules_app_block as app_tables

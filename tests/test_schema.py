@@ -48,8 +48,8 @@ from hermes_decl.schema import (
     stale_schemas,
 )
 from hermes_decl.schema.conventions import doc_of
+from hermes_decl.schema.files import PACKAGE_DIRECTORY, schema_path
 from hermes_decl.schema.generator import Generator
-from hermes_decl.schema_files import PACKAGE_DIRECTORY, schema_path
 from tests import test_declaration as declaration_tables
 from tests import test_rules_app_block as app_tables
 from tests import test_rules_kinds as kind_tables

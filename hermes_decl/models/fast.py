@@ -27,13 +27,13 @@ from typing import Any
 
 from pydantic_core import CoreSchema, core_schema
 
-from hermes_decl.models.app import AppBlock, AppDef, _no_os_version_on_linux, one_of
+from hermes_decl.models.app_block import AppBlock, AppDef, _no_os_version_on_linux, one_of
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import PRESENCES
-from hermes_decl.models.declaration import Declaration
 from hermes_decl.models.install import as_hint_list, hint_item
 from hermes_decl.models.kinds import KindUnion
 from hermes_decl.models.locations import KindLocation, _check_presence, as_location_list
+from hermes_decl.models.named_declaration import Declaration
 from hermes_decl.models.requires import (
     ARCHES,
     RequiresWithApp,

@@ -5,8 +5,9 @@ Pydantic generates the structure (every model, field, description and default); 
 (a pattern per path rule, null as absent, one place or a non-empty list, the ``kind`` and
 install-hint unions and the cross-field rules as ``if``/``then``), and refuses a validator it does
 not know, so the schema cannot silently fall behind the parser. What no dialect can express is
-listed in ``SCHEMA_LIMITS``. ``document`` assembles a schema of either dialect (``dialects``),
-``writer`` writes and checks the committed files, and ``files`` names and finds them.
+listed in ``SCHEMA_LIMITS``. ``declaration_schema`` assembles a schema of either dialect
+(``dialects``), ``writer`` writes and checks the committed files, and ``files`` names and finds
+them.
 
 Patterns are ECMA-262 (no lookbehind, only syntax characters escaped, valid with the ``u`` flag)
 and avoid ``$``, which Python's ``re`` also matches before a final newline.
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
         MAPPING_MESSAGE,
         NULL_MEANING,
     )
-    from hermes_decl.schema.document import (
+    from hermes_decl.schema.declaration_schema import (
         DECLARATION_DEF,
         META_SCHEMAS,
         SCHEMA_ID_BASE,
@@ -58,7 +59,7 @@ _LAZY: dict[str, str] = {
             "YAML_NOTE",
             "json_schema",
         ),
-        "document",
+        "declaration_schema",
     ),
     **dict.fromkeys(
         ("REGENERATE", "main", "schema_text", "stale_schemas", "write_schemas"), "writer"

@@ -17,7 +17,7 @@ from pydantic_core import core_schema
 
 from hermes_decl._text import choices
 from hermes_decl.errors import _TYPE_RULES
-from hermes_decl.models.app import (
+from hermes_decl.models.app_block import (
     AppDef,
 )
 from hermes_decl.models.base import FrozenModel

@@ -16,7 +16,7 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
 from hermes_decl._text import choices
-from hermes_decl.models.app import (
+from hermes_decl.models.app_block import (
     MIN_OS_VERSION_LINUX,
     NO_OS_BLOCK,
     AppBlock,
@@ -26,7 +26,6 @@ from hermes_decl.models.app import (
 )
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import MEANINGS_KEY, OS_FAMILIES, PRESENCES, OsFamily
-from hermes_decl.models.declaration import Declaration
 from hermes_decl.models.install import (
     EMPTY_HINTS,
     INSTALL_HINTS,
@@ -44,6 +43,7 @@ from hermes_decl.models.locations import (
     as_location_list,
     presence_mismatch_message,
 )
+from hermes_decl.models.named_declaration import Declaration
 from hermes_decl.models.requires import (
     APP_BLOCK_REQUIRED,
     ARCHES,

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from hermes_decl.schema.document import json_schema
+from hermes_decl.schema.declaration_schema import json_schema
 from hermes_decl.schema.files import DIALECTS, SCHEMA_FILES, Dialect
 
 REGENERATE = "python -m hermes_decl.schema --write hermes_decl/schemas --write schema"

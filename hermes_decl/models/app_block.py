@@ -17,7 +17,7 @@ from hermes_decl.models.common import (
 )
 from hermes_decl.models.install import InstallHint, hint_list
 from hermes_decl.models.kinds import kind_union
-from hermes_decl.models.liveness import (
+from hermes_decl.models.liveness_sources import (
     DEFAULT_ENDPOINT_PATH,
     DEFAULT_PID_KEY,
     DEFAULT_TOKEN_KEY,
@@ -125,11 +125,16 @@ class AppDef(FrozenModel):
         return self.version.kind
 
     @property
-    def version_arg(self) -> str | None:
+    def version_display_name_prefix(self) -> str | None:
         """The uninstall-entry prefix for ``uninstall_registry`` versions, else None."""
         if isinstance(self.version, UninstallRegistryVersion):
             return self.version.display_name_prefix
         return None
+
+    @property
+    def version_arg(self) -> str | None:
+        """``version_display_name_prefix`` by the name SPEC gives it."""
+        return self.version_display_name_prefix
 
     @property
     def liveness_kind(self) -> str:
