@@ -116,7 +116,7 @@ class KindUnion:
         return value
 
 
-def tag_of(value: Any, *, default_kind: str | None, string_kind: str | None = None) -> Any:
+def tag_of(value: Any, *, default_kind: str | None, string_kind: str | None = None) -> object:
     """The tag a ``kind`` union dispatches ``value`` by: its ``kind`` (``default_kind`` when absent
     or null), ``string_kind`` for a plain string, a validated model's own ``KIND``; None for
     anything else. A ``kind`` that is no string is returned as it is and matches no variant."""
