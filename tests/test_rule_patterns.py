@@ -20,7 +20,8 @@ from pydantic_core import PydanticCustomError, SchemaValidator, ValidationError
 
 from hermes_decl.models import path_rules, text_rules, validators
 from hermes_decl.models.override_locations import OVERRIDES_ADAPTER
-from hermes_decl.models.rules import WINDOWS_DEVICE_NAMES, windows_device_name
+from hermes_decl.models.path_atoms import WINDOWS_DEVICE_NAME, WINDOWS_DEVICE_NAMES
+from hermes_decl.models.rules import windows_device_name
 from hermes_decl.models.text_rules import SPACE_CLASS, TextRules
 from tests import test_rules_app_block as app_tables
 from tests import test_rules_kinds as kind_tables
@@ -247,3 +248,12 @@ def test_every_rendering_names_the_same_windows_devices(segment: str) -> None:
         assert_agree(rule, value)
         if device:
             assert _fast(rule, value) is None, value
+
+
+def test_the_device_name_pattern_matches_exactly_the_device_names() -> None:
+    pattern = re.compile(WINDOWS_DEVICE_NAME)
+    spelled = {spelling for name in WINDOWS_DEVICE_NAMES for spelling in _spellings(name)}
+    near = {"COM", "CONIN", "CONOUT", "LPT10", "COM\u2074", "AUXX", "NU", "c0n", "conın$"}
+    for candidate in spelled | near:
+        assert bool(pattern.fullmatch(candidate)) == (candidate in spelled), candidate
+    assert len(spelled) > len(WINDOWS_DEVICE_NAMES)
