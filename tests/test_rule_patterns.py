@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from pydantic import TypeAdapter
 from pydantic_core import PydanticCustomError, SchemaValidator, ValidationError
 
 from hermes_decl.models import path_rules, text_rules, validators
@@ -257,3 +258,18 @@ def test_the_device_name_pattern_matches_exactly_the_device_names() -> None:
     for candidate in spelled | near:
         assert bool(pattern.fullmatch(candidate)) == (candidate in spelled), candidate
     assert len(spelled) > len(WINDOWS_DEVICE_NAMES)
+
+
+def test_a_string_rule_renders_its_own_json_schema_with_any_generator() -> None:
+    rendered = TypeAdapter(Annotated[str, path_rules.KEY_NAME]).json_schema()
+    assert rendered == {
+        "type": "string",
+        "allOf": [
+            {
+                "pattern": "^[A-Za-z0-9_.-]+(?![\\s\\S])",
+                "patternErrorMessage": (
+                    "must be a simple key name of letters, digits, '_', '.' or '-'"
+                ),
+            }
+        ],
+    }

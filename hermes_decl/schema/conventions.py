@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import inspect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -33,7 +33,6 @@ from hermes_decl.models.path_rules import LOCATION_PATHS
 from hermes_decl.models.requires import (
     RequiresWithApp,
 )
-from hermes_decl.models.text_rules import TextRule
 from hermes_decl.models.version import VERSION_VARIANTS
 
 PATH_EXAMPLES: dict[OsFamily, tuple[str, ...]] = {
@@ -46,21 +45,10 @@ PATH_EXAMPLES: dict[OsFamily, tuple[str, ...]] = {
 # --- string rules as ECMA-262 patterns -----------------------------------------------------------
 
 
-def pattern_schema(rule: TextRule) -> JsonSchemaValue:
-    return {"pattern": rule.pattern, "patternErrorMessage": rule.message}
-
-
-def with_patterns(schema: JsonSchemaValue, patterns: Iterable[TextRule]) -> JsonSchemaValue:
-    """Add string rules to a schema: one ``allOf`` entry each, so an editor names the one broken."""
-    entries = [pattern_schema(pattern) for pattern in patterns]
-    schema.setdefault("allOf", []).extend(entries)
-    return schema
-
-
 def path_schema(os_family: OsFamily, examples: Sequence[str]) -> JsonSchemaValue:
     """A path string of one OS block (its rules are told by the key that holds it)."""
     schema: JsonSchemaValue = {"type": "string", "examples": list(examples)}
-    return with_patterns(schema, LOCATION_PATHS[os_family].rules)
+    return LOCATION_PATHS[os_family].with_patterns(schema)
 
 
 # --- the editor conventions: one place for what every key, value and rule carries ----------------

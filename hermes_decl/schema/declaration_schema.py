@@ -15,7 +15,7 @@ from hermes_decl.models.path_rules import NON_BLANK
 from hermes_decl.models.requires import (
     RequiresWithApp,
 )
-from hermes_decl.schema.conventions import HOIST, NULLABLE, OBJECT, type_check, with_patterns
+from hermes_decl.schema.conventions import HOIST, NULLABLE, OBJECT, type_check
 from hermes_decl.schema.dialects import finish, for_draft_07, ordered, transform
 from hermes_decl.schema.files import DIALECTS, Dialect, schema_file_name
 from hermes_decl.schema.generator import Generator
@@ -143,8 +143,8 @@ def _document(dialect: Dialect, single: bool) -> JsonSchemaValue:
             "value that server's application declaration {app, requires}. " + YAML_NOTE
         )
         document.update(type_check(["object"], TOP_LEVEL_MESSAGE))
-        document["propertyNames"] = with_patterns(
-            {"description": "The configured server name."}, NON_BLANK.rules
+        document["propertyNames"] = NON_BLANK.with_patterns(
+            {"description": "The configured server name."}
         )
         document["additionalProperties"] = {
             "$ref": reference,

@@ -1,6 +1,7 @@
 """The JSON Schema generator: pydantic's, with each validator function of the models mapped to
 what JSON Schema can say about it, and a validator it does not know refused, so that the schema
-cannot silently fall behind the parser.
+cannot silently fall behind the parser. A string rule renders itself (``TextRules`` carries its
+patterns as ``__get_pydantic_json_schema__``); the generator only lets its check through.
 """
 
 from __future__ import annotations
@@ -55,7 +56,6 @@ from hermes_decl.models.requires import (
     as_arch_list,
     no_version_source_message,
 )
-from hermes_decl.models.text_rules import TextRules
 from hermes_decl.models.validator_code import code_of, nested_code
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 from hermes_decl.schema.conventions import (
@@ -81,7 +81,6 @@ from hermes_decl.schema.conventions import (
     type_check,
     union_tags,
     variant_example,
-    with_patterns,
 )
 
 # --- the generator: one rule per validator function of the models --------------------------------
@@ -143,6 +142,10 @@ class Generator(GenerateJsonSchema):
 
     def _validator(self, schema: FunctionSchema) -> JsonSchemaValue:
         function = schema["function"]["function"]
+        owner = getattr(function, "__self__", None)
+        if not isinstance(owner, type) and hasattr(owner, "__get_pydantic_json_schema__"):
+            # A rule object's check (not a model's): the object renders itself, as metadata.
+            return self._inner(schema)
         rule = _RULES.get(code_of(function))
         if rule is None:
             name = getattr(function, "__qualname__", repr(function))
@@ -300,11 +303,6 @@ class Generator(GenerateJsonSchema):
     def _refused(self, schema: FunctionSchema, function: Any) -> JsonSchemaValue:
         """``min_os_version`` under ``linux``: accepted only as null, refused with the reason."""
         return {TYPED: True, "allOf": [refusal(MIN_OS_VERSION_LINUX)]}
-
-    def _text_rules(self, schema: FunctionSchema, function: Any) -> JsonSchemaValue:
-        """``TextRules.check``: the rules' patterns, in the order the parser checks them."""
-        text_rules = cast("TextRules", function.__self__)
-        return with_patterns(self._inner(schema), text_rules.rules)
 
     def _presence(self, schema: FunctionSchema, function: Any) -> JsonSchemaValue:
         """``_check_presence``: a location kind must find what the block's ``presence`` says."""
@@ -475,7 +473,6 @@ _RULES: dict[CodeType, _Rule] = {
     nested_code(hint_item, "check_hint"): Generator._hint_union,
     code_of(as_arch_list): Generator._arch_list,
     code_of(_no_os_version_on_linux): Generator._refused,
-    code_of(TextRules.check): Generator._text_rules,
     code_of(_check_presence): Generator._presence,
     code_of(AppBlock._at_least_one): Generator._at_least_one_os,
     code_of(_minimum_needs_app): Generator._minimum_needs_app,
