@@ -17,7 +17,7 @@ from pydantic_core import SchemaValidator
 
 from hermes_decl.errors import DeclarationError, Issue, issues_from
 from hermes_decl.models import AppBlock, Declaration, Requires, validators
-from hermes_decl.models.app import APP_ID_CONTEXT_KEY
+from hermes_decl.models.app_block import APP_ID_CONTEXT_KEY
 from hermes_decl.models.requires import RequiresWithApp
 from hermes_decl.registry import (
     RegistrationConflict,

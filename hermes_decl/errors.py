@@ -17,9 +17,9 @@ from pydantic import ValidationError
 
 from hermes_decl._text import show
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, OS_FAMILIES
-from hermes_decl.models.install import HINT_KEYS
-from hermes_decl.models.kinds import KindVariant
-from hermes_decl.models.liveness import LIVENESS_VARIANTS
+from hermes_decl.models.install import HINT_KEYS, key_of
+from hermes_decl.models.kinds import KindVariant, tag_of
+from hermes_decl.models.liveness_sources import LIVENESS_VARIANTS
 from hermes_decl.models.locations import KIND_LOCATIONS, PathLocation
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 
@@ -123,23 +123,6 @@ def _boolean_fix(found: object) -> str | None:
     return f"; write {meant} without quotes" if found == meant else f"; write {meant}"
 
 
-def _hint_key_of(value: object) -> str | None:
-    """The union tag Pydantic used for an install hint: the package manager key it names."""
-    if isinstance(value, Mapping):
-        return next((key for key in HINT_KEYS if value.get(key) is not None), None)
-    return None
-
-
-def _tag_of(value: object, default: str | None) -> str | None:
-    """The union tag Pydantic used for a value: ``path`` for a string, else its ``kind``."""
-    if isinstance(value, str):
-        return PathLocation.KIND
-    if isinstance(value, Mapping):
-        kind = value.get("kind")
-        return kind if isinstance(kind, str) else default
-    return None
-
-
 def _is_tag(raw: Sequence[Any], index: int, cursor: object) -> bool:
     """Whether ``raw[index]`` is a discriminator tag Pydantic inserted, not a key of the data.
 
@@ -157,12 +140,12 @@ def _is_tag(raw: Sequence[Any], index: int, cursor: object) -> bool:
         variants = VERSION_VARIANTS if parent == "version" else LIVENESS_VARIANTS[os_family]
         if sum(os_family in variant.VALID_OS for variant in variants) < 2:
             return False
-        return element == _tag_of(cursor, NoVersion.KIND)
+        return element == tag_of(cursor, default_kind=NoVersion.KIND)
     if not isinstance(parent, int) or raw[index - 2] not in _UNION_LISTS:
         return False
     if raw[index - 2] == "install":
-        return element == _hint_key_of(cursor)
-    return element == _tag_of(cursor, None)
+        return element == key_of(cursor)
+    return element == tag_of(cursor, default_kind=None, string_kind=PathLocation.KIND)
 
 
 DataPath = tuple[str | int, ...]

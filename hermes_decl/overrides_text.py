@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from hermes_decl.errors import DeclarationError, Issue, issues_from
 from hermes_decl.loader import core_schema, read_document
 from hermes_decl.models import OsFamily
-from hermes_decl.models.overrides import ServerOverrides, overrides_from
+from hermes_decl.models.override_locations import ServerOverrides, overrides_from
 
 _AT_KEY = frozenset({"unknown_key", "missing_key"})
 

@@ -9,7 +9,7 @@ import pytest
 
 import hermes_decl
 from hermes_decl import models
-from hermes_decl.models.app import DarwinAppDef, LinuxAppDef, Win32AppDef
+from hermes_decl.models.app_block import DarwinAppDef, LinuxAppDef, Win32AppDef
 from hermes_decl.resolver.app import LOCATION_KINDS
 
 PUBLIC_MODULES = ["hermes_decl", "hermes_decl.declaration", "hermes_decl.models"]

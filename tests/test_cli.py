@@ -441,7 +441,7 @@ print(",".join(heavy))
         (("--help",), ""),
         (("check", "--help"), ""),
         (("check", "examples/vendor-studio.yaml"), ""),
-        (("schema",), "hermes_decl.schema_files"),
+        (("schema",), "hermes_decl.schema,hermes_decl.schema.files"),
     ],
     ids=["help", "check-help", "check", "schema"],
 )

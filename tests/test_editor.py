@@ -27,10 +27,10 @@ import pytest
 
 from hermes_decl.cli import main
 from hermes_decl.models import AppBlock, Requires
-from hermes_decl.models.app import LOCATION_HELP, VERSION_HELP, DarwinAppDef
-from hermes_decl.models.declaration import Declaration
+from hermes_decl.models.app_block import LOCATION_HELP, VERSION_HELP, DarwinAppDef
+from hermes_decl.models.named_declaration import Declaration
 from hermes_decl.schema import NULL_MEANING
-from hermes_decl.schema_files import DIALECTS, Dialect, schema_path
+from hermes_decl.schema.files import DIALECTS, Dialect, schema_path
 from tests.editor.lsp import Diagnostic, LanguageServer
 
 EDITOR = Path(__file__).parent / "editor"

@@ -25,7 +25,7 @@ from pydantic_core import SchemaValidator
 from hermes_decl import declaration
 from hermes_decl.loader.core_schema import safe_load
 from hermes_decl.models import AppBlock, validators
-from hermes_decl.models.app import APP_ID_CONTEXT_KEY
+from hermes_decl.models.app_block import APP_ID_CONTEXT_KEY
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.fast import fast_schema, one_or_list
 from hermes_decl.models.path_rules import LOCATION_PATHS, RUNTIME_FILES

@@ -217,6 +217,7 @@ VALID_VERSIONS: dict[str, tuple[str, object, str, str | None]] = {
 def test_valid_version(os_family: str, version: object, kind: str, arg: str | None) -> None:
     app_def = _app_def(one_os(os_family, version=version), os_family)
     assert app_def.version_kind == kind
+    assert app_def.version_display_name_prefix == arg
     assert app_def.version_arg == arg
 
 

@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 from jsonschema import Draft7Validator, Draft202012Validator
 from pydantic import AfterValidator, TypeAdapter
 
-from hermes_decl import schema as schema_module
 from hermes_decl.declaration import DeclarationError, Issue, parse_declaration
 from hermes_decl.models import KIND_LOCATIONS
 from hermes_decl.models.base import FrozenModel
@@ -48,7 +47,9 @@ from hermes_decl.schema import (
     schema_text,
     stale_schemas,
 )
-from hermes_decl.schema_files import PACKAGE_DIRECTORY, schema_path
+from hermes_decl.schema.conventions import doc_of
+from hermes_decl.schema.files import PACKAGE_DIRECTORY, schema_path
+from hermes_decl.schema.generator import Generator
 from tests import test_declaration as declaration_tables
 from tests import test_rules_app_block as app_tables
 from tests import test_rules_kinds as kind_tables
@@ -183,7 +184,31 @@ class _Unmapped(FrozenModel):
 
 def test_a_validator_without_a_schema_rule_is_refused() -> None:
     with pytest.raises(TypeError, match="no JSON Schema rule for validator"):
-        TypeAdapter(_Unmapped).json_schema(schema_generator=schema_module._Generator)
+        TypeAdapter(_Unmapped).json_schema(schema_generator=Generator)
+
+
+class _Indented:
+    """First line.
+
+    Continued, indented as written.
+    """
+
+
+class _Dedented:
+    __doc__ = "First line.\n\nContinued, indented as written.\n"  # as Python 3.13 compiles it
+
+
+def test_a_docstring_reads_the_same_whether_python_dedented_it_or_not() -> None:
+    assert doc_of(_Indented) == "First line.\n\nContinued, indented as written."
+    assert doc_of(_Dedented) == doc_of(_Indented)
+
+
+def test_a_variant_comment_is_its_docstring_cleaned_on_every_python() -> None:
+    comment = json_schema()["$defs"]["StaticLiveness"]["$comment"]
+    assert comment == (
+        "The application serves MCP without a runtime file: a fixed endpoint or a stdio server."
+        "\n\nThere is nothing to observe, so a down connection is never blamed on the application."
+    )
 
 
 # --- what editors read: descriptions, closed objects, kind hints, examples ---------------------

@@ -26,7 +26,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _schema(args: argparse.Namespace, out: Output, err: Output) -> int:
-    from hermes_decl.schema_files import schema_path
+    from hermes_decl.schema.files import schema_path
 
     path = schema_path(
         "draft-07" if args.draft in ("07", "draft-07") else "2020-12", single=args.single

@@ -8,9 +8,8 @@
 # First, so that it defines every model class and then builds the parser's validators before
 # any model class can build its own (see validators.py).
 from hermes_decl.models import validators as validators
-from hermes_decl.models.app import AppBlock, AppDef, DarwinAppDef, LinuxAppDef, Win32AppDef
+from hermes_decl.models.app_block import AppBlock, AppDef, DarwinAppDef, LinuxAppDef, Win32AppDef
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence
-from hermes_decl.models.declaration import Declaration
 from hermes_decl.models.install import (
     INSTALL_HINTS,
     BrewCaskHint,
@@ -22,7 +21,7 @@ from hermes_decl.models.install import (
     WingetHint,
 )
 from hermes_decl.models.kinds import KindVariant
-from hermes_decl.models.liveness import (
+from hermes_decl.models.liveness_sources import (
     InteractiveSessionLiveness,
     LivenessSpec,
     NoLiveness,
@@ -40,6 +39,7 @@ from hermes_decl.models.locations import (
     SnapLocation,
     UninstallRegistryLocation,
 )
+from hermes_decl.models.named_declaration import Declaration
 from hermes_decl.models.requires import ARCHES, Arch, Requires
 from hermes_decl.models.version import (
     NoVersion,

@@ -8,9 +8,10 @@ cross-field rules of ``requires``. The rest is said in the core schema: a string
 a ``kind`` by a tagged union keyed by the ``kind`` key, and the kinds a block's ``presence``
 allows by one variant of the block per presence.
 
-The fast schema is derived from the explaining one (each validator function the models use maps
-to a rule here, as ``hermes_decl.schema`` maps them to JSON Schema), so the two cannot describe
-different declarations; a function without a rule is refused when the schema is built. It may
+The fast schema is derived from the explaining one (a string rule's check is replaced by the fast
+form its ``TextRules`` gives; each other validator function the models use maps to a rule here),
+so the two cannot describe different declarations; a function without a rule is refused when the
+schema is built. It may
 refuse a valid declaration (a null, which means "absent"; a mapping without ``kind`` for the
 default kind; what a string rule ``leaves``): the parser then validates again with the
 explaining schema, which says what is wrong or accepts it. It never accepts what the explaining
@@ -27,20 +28,19 @@ from typing import Any
 
 from pydantic_core import CoreSchema, core_schema
 
-from hermes_decl.models.app import AppBlock, AppDef, _no_os_version_on_linux, one_of
+from hermes_decl.models.app_block import AppBlock, AppDef, _no_os_version_on_linux, one_of
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import PRESENCES
-from hermes_decl.models.declaration import Declaration
 from hermes_decl.models.install import as_hint_list, hint_item
 from hermes_decl.models.kinds import KindUnion
 from hermes_decl.models.locations import KindLocation, _check_presence, as_location_list
+from hermes_decl.models.named_declaration import Declaration
 from hermes_decl.models.requires import (
     ARCHES,
     RequiresWithApp,
     _minimum_needs_app,
     as_arch_list,
 )
-from hermes_decl.models.text_rules import TextRules
 from hermes_decl.models.validator_code import code_of, nested_code
 
 
@@ -80,6 +80,9 @@ class _Derivation:
 
     def function(self, schema: Node, presence: str | None) -> Any:
         function = schema["function"]["function"]
+        fast = getattr(getattr(function, "__self__", None), "fast_schema", None)
+        if fast is not None:
+            return fast()  # a rule object's check: the object says its own fast form
         rule = _RULES.get(code_of(function))
         if rule is None:
             name = getattr(function, "__qualname__", repr(function))
@@ -97,12 +100,6 @@ class _Derivation:
     def kept(self, schema: Node, function: Any, presence: str | None) -> Any:
         """A rule only Python can say (a cross-field one): kept, once per value it judges."""
         return {**schema, "schema": self.node(schema["schema"], presence)}
-
-    def text(self, schema: Node, function: Any, presence: str | None) -> Any:
-        """A string rule: its lookaround-free pattern."""
-        rules = function.__self__
-        assert isinstance(rules, TextRules)
-        return rules.accept.core_schema()
 
     def one_or_list(self, schema: Node, function: Any, presence: str | None) -> Any:
         """One value or a non-empty list of them, as a tuple."""
@@ -200,7 +197,6 @@ _RULES: dict[CodeType, _Rule] = {
     code_of(as_location_list): _Derivation.one_or_list,
     code_of(as_hint_list): _Derivation.one_or_list,
     code_of(as_arch_list): _Derivation.arch_list,
-    code_of(TextRules.check): _Derivation.text,
     code_of(AppBlock._at_least_one): _Derivation.kept,
     code_of(_minimum_needs_app): _Derivation.kept,
     code_of(RequiresWithApp._cross_check): _Derivation.kept,

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
+from hermes_decl.models import path_atoms
 from hermes_decl.models.common import OsFamily
-from hermes_decl.models.rules import WINDOWS_DEVICE_NAMES
+from hermes_decl.models.path_atoms import SEPARATORS, WINDOWS_DEVICE_NAMES
 from hermes_decl.models.text_rules import SPACE_CLASS
 
-SEPARATORS = r"\\/"
 NEVER_IN_SEGMENT = SEPARATORS + r"\u0000"
 """A separator ends a segment; a NUL is never valid anywhere."""
 UNSTRIPPABLE = r"\u001c-\u001f"
@@ -220,10 +220,6 @@ def segment_pattern(segment: Segment, *, windows: bool, nonblank: bool = False) 
     return f"(?:{dotted}|{segment.pattern(heads)})"
 
 
-POSIX_VARIABLE = r"\$(?:[A-Za-z_]|\{[A-Za-z_][A-Za-z0-9_]*\})"
-"""How a ``$NAME`` or ``${NAME}`` root starts, for the fast patterns and the path rules alike."""
-
-
 def location_path(os_family: OsFamily, *, star: bool) -> str:
     """A path of an OS block, as stored (stripped): rooted for its OS, no '..' segment, no NUL,
     no two separators first, no '**' (no '*' at all without ``star``), no device on Windows.
@@ -235,12 +231,12 @@ def location_path(os_family: OsFamily, *, star: bool) -> str:
     windows = os_family == "win32"
     segment = Segment(NEVER_IN_SEGMENT + ":" + UNSTRIPPABLE, "single" if star else "none")
     one = segment_pattern(segment, windows=windows)
-    variable = Segment(segment.excluded + "%=", segment.stars)
-    firsts = [f"~{segment.rest()}", f"{POSIX_VARIABLE}{segment.rest()}"]
+    variable = Segment(segment.excluded + path_atoms.WINDOWS_VARIABLE_EXCLUDED, segment.stars)
+    firsts = [f"~{segment.rest()}", f"{path_atoms.posix_variable(whole=False)}{segment.rest()}"]
     if windows:
         name = variable.pattern(Heads(plain=variable.free(""), star="\\*", whole=None))
         firsts.append(f"%{name}%{segment.rest()}")
-        firsts.append(f"[A-Za-z]:[{SEPARATORS}](?:{one}|$)")
+        firsts.append(f"{path_atoms.DRIVE_ROOT}(?:{one}|$)")
     else:
         firsts.append(f"/(?:{one}|$)")  # never two separators first
     return f"^(?:{'|'.join(firsts)})(?:[{SEPARATORS}]{one}?)*$"

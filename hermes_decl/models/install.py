@@ -153,19 +153,22 @@ def wrong_os_message(hint: type[InstallHint]) -> str:
     return f"{hint.KEY!r} is only valid under {where}"
 
 
+def key_of(value: Any) -> str | None:
+    """The tag an install hint's union dispatches ``value`` by: the first package manager key
+    it sets to something other than null (a validated hint's own ``KEY``); None when none."""
+    if isinstance(value, InstallHint):  # serialising a validated model
+        return value.KEY
+    if isinstance(value, Mapping):
+        return next((key for key in HINT_KEYS if value.get(key) is not None), None)
+    return None
+
+
 def hint_item(os_family: OsFamily) -> Any:
     """The type of one item of ``install`` under an OS block: a union keyed by the hint's key."""
     here = [hint for hint in INSTALL_HINTS if os_family in hint.VALID_OS]
     keys_here = [hint.KEY for hint in here]
     by_key = {hint.KEY: hint for hint in INSTALL_HINTS}
     shape = f"a mapping naming one package manager: {choices(keys_here)}"
-
-    def key_of(value: Any) -> str | None:
-        if isinstance(value, InstallHint):  # serialising a validated model
-            return value.KEY
-        if isinstance(value, Mapping):
-            return next((key for key in HINT_KEYS if value.get(key) is not None), None)
-        return None
 
     def check_hint(value: Any) -> Any:
         if type(value) is not dict and not isinstance(value, Mapping):

@@ -116,6 +116,20 @@ class KindUnion:
         return value
 
 
+def tag_of(value: Any, *, default_kind: str | None, string_kind: str | None = None) -> object:
+    """The tag a ``kind`` union dispatches ``value`` by: its ``kind`` (``default_kind`` when absent
+    or null), ``string_kind`` for a plain string, a validated model's own ``KIND``; None for
+    anything else. A ``kind`` that is no string is returned as it is and matches no variant."""
+    if isinstance(value, str):
+        return string_kind
+    if type(value) is dict or isinstance(value, Mapping):
+        kind = value.get("kind", default_kind)
+        return default_kind if kind is None else kind
+    if isinstance(value, BaseModel):  # serialising a validated model
+        return getattr(value, "KIND", None)
+    return None
+
+
 def kind_union(
     os_family: OsFamily,
     variants: Sequence[type[KindVariant]],
@@ -130,21 +144,15 @@ def kind_union(
         os_family, here, tuple(variants), default_kind, string_variant, wrong_os_at_kind
     )
 
-    def tag_of(value: Any) -> str | None:
-        if isinstance(value, str):
-            return string_variant.KIND if string_variant is not None else None
-        if type(value) is dict or isinstance(value, Mapping):
-            kind = value.get("kind", default_kind)
-            return default_kind if kind is None else kind
-        if isinstance(value, BaseModel):  # serialising a validated model
-            tag: str | None = getattr(value, "KIND", None)
-            return tag
-        return None
+    string_kind = string_variant.KIND if string_variant is not None else None
+
+    def tag(value: Any) -> Any:
+        return tag_of(value, default_kind=default_kind, string_kind=string_kind)
 
     members = tuple(Annotated[variant, Tag(variant.KIND)] for variant in here)
     if string_variant is not None:
         members = (Annotated[string_variant, Tag(string_variant.KIND)], *members)
     if len(members) == 1:
         return Annotated[here[0], BeforeValidator(check)]
-    union = Annotated[Union[members], Discriminator(tag_of)]  # type: ignore[valid-type]  # noqa: UP007
+    union = Annotated[Union[members], Discriminator(tag)]  # type: ignore[valid-type]  # noqa: UP007
     return Annotated[union, BeforeValidator(check)]

@@ -12,7 +12,7 @@ the parser strips it.
 
 from __future__ import annotations
 
-from hermes_decl.models import fast_patterns, rules
+from hermes_decl.models import fast_patterns, path_atoms, rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail
 from hermes_decl.models.text_rules import (
     DOTTED,
@@ -27,11 +27,11 @@ from hermes_decl.versions import MAX_PART_DIGITS, MIN_VERSION_FORM, min_version_
 
 _WS = f"[{SPACE_CLASS}]*"
 _ANY = r"[\s\S]*"
-_SEP = r"[\\/]"
-_POSIX_VAR = fast_patterns.POSIX_VARIABLE
-_TILDE = r"~[^\\/]*(?:[\\/]|" + END + ")"
-_DRIVE = r"[A-Za-z]:[\\/]"
-_WINDOWS_VAR = r"%[^%=/\\]+%"
+_SEP = path_atoms.SEPARATOR
+_POSIX_VAR = path_atoms.posix_variable(whole=False)
+_TILDE = path_atoms.tilde(END)
+_DRIVE = path_atoms.DRIVE_ROOT
+_WINDOWS_VAR = path_atoms.windows_variable()
 
 BLANK_RULE = TextRule("blank", f"[^{SPACE_CLASS}]", rules.BLANK)
 """Something besides whitespace (searched anywhere, as JSON Schema patterns are)."""
@@ -44,11 +44,7 @@ def _parent_segment(dots: str, *, stripped: bool) -> str:
     return f"^(?!{edge}{dots}{segment_end})(?!{_ANY}{_SEP}{dots}{segment_end})"
 
 
-_DEVICE_NAME = (
-    r"(?:[Cc][Oo][Nn](?:[Ii][Nn]\$|[Oo][Uu][Tt]\$)?|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]"
-    r"|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[0-9\u00b9\u00b2\u00b3])"
-)
-"""``rules.WINDOWS_DEVICE_NAMES`` in any case of their letters; a test checks it names them all."""
+_DEVICE_NAME = path_atoms.WINDOWS_DEVICE_NAME
 
 
 def _device_segment(*, stripped: bool) -> TextRule:
@@ -92,11 +88,16 @@ def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
 def _left_to_check(os_family: OsFamily) -> str:
     """What a path's fast pattern leaves to ``rules.location_path``: an information separator,
     which Rust does not strip, a ':' other than a drive's (then no URL rule is needed), or a
-    separator right after a drive root (``C:\\\\x``)."""
+    separator right after a drive root (``C:\\\\x``).
+
+    On Windows a drive's ':' is the second character, after a letter: a ':' first, after a
+    first character that is no letter (``~:``, ``%:%``), later, or twice is another one.
+    """
     colon = ":"
     if os_family == "win32":
         colon = (
             f":[\\s\\S]*:|^[{SPACE_CLASS}]*:|^[{SPACE_CLASS}]*[^:{SPACE_CLASS}][^:]+:"
+            f"|^[{SPACE_CLASS}]*[^A-Za-z:{SPACE_CLASS}]:"
             f"|^[{SPACE_CLASS}]*[A-Za-z]:[\\\\/][\\\\/]"
         )
     return f"[{fast_patterns.UNSTRIPPABLE}]|{colon}"

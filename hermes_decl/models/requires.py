@@ -7,7 +7,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, mod
 from pydantic_core import PydanticCustomError
 
 from hermes_decl._text import choices, did_you_mean
-from hermes_decl.models.app import AppBlock, one_of
+from hermes_decl.models.app_block import AppBlock, one_of
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import Loc, Meanings, fail, fail_at, problem
 from hermes_decl.models.path_rules import MIN_VERSION

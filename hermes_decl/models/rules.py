@@ -9,25 +9,20 @@ from __future__ import annotations
 import re
 
 from hermes_decl._text import show
+from hermes_decl.models import path_atoms
 from hermes_decl.models.common import OsFamily, fail
+from hermes_decl.models.path_atoms import SUPERSCRIPT_DIGITS, WINDOWS_DEVICE_NAMES
 
-_SEPARATORS = re.compile(r"[\\/]")
-_DOUBLE_SEPARATOR_START = re.compile(r"[\\/]{2}")
-DRIVE_ROOT = re.compile(r"[A-Za-z]:[\\/]")
+_SEPARATORS = re.compile(path_atoms.SEPARATOR)
+_DOUBLE_SEPARATOR_START = re.compile(path_atoms.SEPARATOR + "{2}")
+DRIVE_ROOT = re.compile(path_atoms.DRIVE_ROOT)
 _SCHEME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
-_TILDE = re.compile(r"~[^\\/]*(?:[\\/]|\Z)")
-_POSIX_VARIABLE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})")
-_WINDOWS_VARIABLE = re.compile(r"%[^%=/\\]+%")
+_TILDE = re.compile(path_atoms.tilde(r"\Z"))
+_POSIX_VARIABLE = re.compile(path_atoms.posix_variable())
+_WINDOWS_VARIABLE = re.compile(path_atoms.windows_variable())
 _KEY_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 _ENDPOINT_PATH = re.compile(r"/[A-Za-z0-9._~/\-]*")
 _WINDOWS_DOTS_ONLY = re.compile(r"\.\.[. ]*")
-WINDOWS_DEVICE_NAMES = frozenset(
-    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
-    | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "0123456789\u00b9\u00b2\u00b3"}
-)
-"""Names Windows opens as a device in any folder: any case, any extension, trailing dots or spaces
-(``COM¹``-``COM³`` and ``LPT¹``-``LPT³`` with superscript digits too)."""
-_SUPERSCRIPT_DIGITS = "\u00b9\u00b2\u00b3"
 DEVICE_SEGMENT_MESSAGE = (
     "must not have a segment that Windows opens as a device (CON, PRN, AUX, NUL, COM0-COM9, "
     "LPT0-LPT9, CONIN$ or CONOUT$, in any case, with any extension)"
@@ -94,7 +89,7 @@ def windows_device_name(segment: str) -> str | None:
         return None
     stem, last = base[:-1], base[-1]
     # Only ASCII letters fold ('ı'.upper() is 'I', yet 'conın$' names no device).
-    if not stem.isascii() or not (last.isascii() or last in _SUPERSCRIPT_DIGITS):
+    if not stem.isascii() or not (last.isascii() or last in SUPERSCRIPT_DIGITS):
         return None
     name = (stem + last).upper()
     return name if name in WINDOWS_DEVICE_NAMES else None

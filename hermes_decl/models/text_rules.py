@@ -23,7 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import GetCoreSchemaHandler
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, fail
@@ -58,6 +59,10 @@ class TextRule:
     def compiled(self) -> re.Pattern[str]:
         """The pattern compiled for Python, on first use: most rules never explain a refusal."""
         return re.compile(self.pattern)
+
+    def json_schema(self) -> dict[str, str]:
+        """The rule for editors: its pattern, and its message where the pattern fails."""
+        return {"pattern": self.pattern, "patternErrorMessage": self.message}
 
 
 @functools.cache
@@ -128,6 +133,22 @@ class TextRules:
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
         return core_schema.no_info_after_validator_function(self.check, handler(source))
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The string's schema with the rules' patterns, one ``allOf`` entry each in the order
+        the parser checks them, so that an editor names the one broken."""
+        return self.with_patterns(handler(schema))
+
+    def with_patterns(self, generated: JsonSchemaValue) -> JsonSchemaValue:
+        """``generated`` with the rules' patterns added to its ``allOf``."""
+        generated.setdefault("allOf", []).extend(rule.json_schema() for rule in self.rules)
+        return generated
+
+    def fast_schema(self) -> CoreSchema:
+        """What the fast validator runs instead of ``check``: the lookaround-free pattern."""
+        return self.accept.core_schema()
 
 
 def _at_most(count: int, message: str) -> TextRule:

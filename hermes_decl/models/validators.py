@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import TypeAdapter
 from pydantic_core import CoreSchema, SchemaValidator, core_schema
 
-from hermes_decl.models.declaration import Declaration
 from hermes_decl.models.fast import fast_schema
+from hermes_decl.models.named_declaration import Declaration
 from hermes_decl.models.requires import RequiresWithApp
 
 

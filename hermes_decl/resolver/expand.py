@@ -13,6 +13,7 @@ import re
 from typing import NamedTuple
 
 from hermes_decl.models import OsFamily
+from hermes_decl.models.path_atoms import posix_variable, tilde, windows_variable
 from hermes_decl.models.rules import (
     DRIVE_ROOT,
     device_segment,
@@ -21,10 +22,10 @@ from hermes_decl.models.rules import (
 )
 from hermes_decl.resolver.host import Host
 
-_TILDE = re.compile(r"~([^\\/]*)(?=[\\/]|\Z)")
-_POSIX_VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+_TILDE = re.compile(tilde(r"\Z", user_group=True, keep_separator=True))
+_POSIX_VARIABLE = re.compile(posix_variable(name_groups=True))
 _ANY_VARIABLE = re.compile(
-    r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})|%([^%=/\\]+)%"
+    f"{posix_variable(name_groups=True)}|{windows_variable(name_group=True)}"
 )
 
 

@@ -163,8 +163,7 @@ def read_version(app_def: AppDef, candidate: Candidate, lookup: Lookup) -> Found
         with open_host_file(host, path) as file:
             version = pe_file_version(file)
         return FoundVersion(version, None if version else "it has no readable version resource")
-    if kind == "uninstall_registry" and app_def.version_arg is not None:
-        return uninstall_version(
-            path, candidate.entry, app_def.version_arg, lookup.uninstall_entries
-        )
+    prefix = app_def.version_display_name_prefix
+    if kind == "uninstall_registry" and prefix is not None:
+        return uninstall_version(path, candidate.entry, prefix, lookup.uninstall_entries)
     return FoundVersion(None)

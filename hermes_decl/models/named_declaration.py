@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, ModelWrapValidatorHandler, ValidationInfo, model_validator
 
-from hermes_decl.models.app import APP_ID_CONTEXT_KEY, AppDef
+from hermes_decl.models.app_block import APP_ID_CONTEXT_KEY, AppDef
 from hermes_decl.models.path_rules import NON_BLANK
 from hermes_decl.models.requires import RequiresWithApp
 

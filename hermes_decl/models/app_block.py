@@ -1,6 +1,6 @@
 """The ``app`` block: one frozen ``AppDef`` per OS family (SPEC 3.1)."""
 
-from typing import Annotated, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator, Field, model_validator
 
@@ -17,7 +17,7 @@ from hermes_decl.models.common import (
 )
 from hermes_decl.models.install import InstallHint, hint_list
 from hermes_decl.models.kinds import kind_union
-from hermes_decl.models.liveness import (
+from hermes_decl.models.liveness_sources import (
     DEFAULT_ENDPOINT_PATH,
     DEFAULT_PID_KEY,
     DEFAULT_TOKEN_KEY,
@@ -125,11 +125,16 @@ class AppDef(FrozenModel):
         return self.version.kind
 
     @property
-    def version_arg(self) -> str | None:
+    def version_display_name_prefix(self) -> str | None:
         """The uninstall-entry prefix for ``uninstall_registry`` versions, else None."""
         if isinstance(self.version, UninstallRegistryVersion):
             return self.version.display_name_prefix
         return None
+
+    @property
+    def version_arg(self) -> str | None:
+        """``version_display_name_prefix`` by the name SPEC gives it."""
+        return self.version_display_name_prefix
 
     @property
     def liveness_kind(self) -> str:
@@ -176,61 +181,45 @@ def _liveness(os_family: OsFamily) -> Any:
     )
 
 
-class Win32AppDef(AppDef):
-    """The application on Windows."""
-
-    os_family: ClassVar[OsFamily] = "win32"
-    locations: location_list("win32") = Field(  # type: ignore[valid-type]
-        alias="location", description=LOCATION_HELP
-    )
-    version: _version("win32") = Field(  # type: ignore[valid-type]
-        default=NO_VERSION, description=VERSION_HELP
-    )
-    liveness: _liveness("win32") = Field(  # type: ignore[valid-type]
-        default=NO_LIVENESS, description=LIVENESS_HELP
-    )
-    install: hint_list("win32") | None = Field(  # type: ignore[valid-type]
-        default=None, description=INSTALL_HELP
-    )
+_OS_NAMES: dict[OsFamily, str] = {"win32": "Windows", "darwin": "macOS", "linux": "Linux"}
 
 
-class DarwinAppDef(AppDef):
-    """The application on macOS."""
+def _app_def_for(os_family: OsFamily) -> type[AppDef]:
+    """The ``AppDef`` of one OS block: its location kinds, version and liveness sources and
+    install hints are those valid under ``os_family``; under ``linux`` no ``min_os_version``."""
 
-    os_family: ClassVar[OsFamily] = "darwin"
-    locations: location_list("darwin") = Field(  # type: ignore[valid-type]
-        alias="location", description=LOCATION_HELP
-    )
-    version: _version("darwin") = Field(  # type: ignore[valid-type]
-        default=NO_VERSION, description=VERSION_HELP
-    )
-    liveness: _liveness("darwin") = Field(  # type: ignore[valid-type]
-        default=NO_LIVENESS, description=LIVENESS_HELP
-    )
-    install: hint_list("darwin") | None = Field(  # type: ignore[valid-type]
-        default=None, description=INSTALL_HELP
-    )
+    class OsAppDef(AppDef):
+        locations: location_list(os_family) = Field(  # type: ignore[valid-type]
+            alias="location", description=LOCATION_HELP
+        )
+        version: _version(os_family) = Field(  # type: ignore[valid-type]
+            default=NO_VERSION, description=VERSION_HELP
+        )
+        liveness: _liveness(os_family) = Field(  # type: ignore[valid-type]
+            default=NO_LIVENESS, description=LIVENESS_HELP
+        )
+        if os_family == "linux":
+            min_os_version: Annotated[None, BeforeValidator(_no_os_version_on_linux)] = Field(
+                default=None, description=LINUX_MIN_OS_VERSION_HELP
+            )
+        install: hint_list(os_family) | None = Field(  # type: ignore[valid-type]
+            default=None, description=INSTALL_HELP
+        )
+
+    OsAppDef.os_family = os_family
+    OsAppDef.__name__ = OsAppDef.__qualname__ = f"{os_family.capitalize()}AppDef"
+    OsAppDef.__doc__ = f"The application on {_OS_NAMES[os_family]}."
+    return OsAppDef
 
 
-class LinuxAppDef(AppDef):
-    """The application on Linux."""
-
-    os_family: ClassVar[OsFamily] = "linux"
-    locations: location_list("linux") = Field(  # type: ignore[valid-type]
-        alias="location", description=LOCATION_HELP
-    )
-    version: _version("linux") = Field(  # type: ignore[valid-type]
-        default=NO_VERSION, description=VERSION_HELP
-    )
-    liveness: _liveness("linux") = Field(  # type: ignore[valid-type]
-        default=NO_LIVENESS, description=LIVENESS_HELP
-    )
-    min_os_version: Annotated[None, BeforeValidator(_no_os_version_on_linux)] = Field(
-        default=None, description=LINUX_MIN_OS_VERSION_HELP
-    )
-    install: hint_list("linux") | None = Field(  # type: ignore[valid-type]
-        default=None, description=INSTALL_HELP
-    )
+if TYPE_CHECKING:
+    Win32AppDef = AppDef
+    DarwinAppDef = AppDef
+    LinuxAppDef = AppDef
+else:
+    Win32AppDef = _app_def_for("win32")
+    DarwinAppDef = _app_def_for("darwin")
+    LinuxAppDef = _app_def_for("linux")
 
 
 class AppBlock(FrozenModel):

@@ -1,0 +1,62 @@
+"""The atoms of every path grammar, written once: separators, ``~``, ``$VAR``/``${VAR}``, ``%VAR%``,
+a drive root and the names Windows opens as a device.
+
+The path checks (``rules``), the editor patterns (``path_rules``), the lookaround-free patterns
+pydantic-core runs (``fast_patterns``) and the expansion at lookup (``resolver.expand``) each
+build their grammar from these pieces, so a path that one of them reads as rooted or as a
+variable is read the same way by the others. Each piece is regex text valid in Python's ``re``,
+ECMA-262 and Rust's ``regex`` alike.
+"""
+
+from __future__ import annotations
+
+SEPARATORS = r"\\/"
+"""The body of a character class of both separators (Windows accepts either)."""
+SEPARATOR = f"[{SEPARATORS}]"
+
+DRIVE_ROOT = f"[A-Za-z]:{SEPARATOR}"
+"""A Windows drive root: a letter, ':' and a separator (``C:\\``, ``c:/``)."""
+
+_VARIABLE_START = "[A-Za-z_]"
+_VARIABLE_NAME = _VARIABLE_START + "[A-Za-z0-9_]*"
+
+WINDOWS_VARIABLE_EXCLUDED = r"%=/\\"
+"""What a ``%VAR%`` name never holds: the ``%`` that ends it, ``=`` and the separators."""
+
+
+def tilde(end: str, *, user_group: bool = False, keep_separator: bool = False) -> str:
+    """``~`` or ``~user``, then a separator or ``end`` (the end of the text in the caller's
+    dialect); ``user_group`` captures the user, ``keep_separator`` leaves the separator unread."""
+    user = f"([^{SEPARATORS}]*)" if user_group else f"[^{SEPARATORS}]*"
+    follows = "(?=" if keep_separator else "(?:"
+    return f"~{user}{follows}{SEPARATOR}|{end})"
+
+
+def posix_variable(*, whole: bool = True, name_groups: bool = False) -> str:
+    """``$NAME`` or ``${NAME}``: without ``whole`` only how it starts (the rest of a ``$NAME``
+    is path text to a pattern); ``name_groups`` captures the name of each form."""
+    name = f"({_VARIABLE_NAME})" if name_groups else _VARIABLE_NAME
+    bare = name if whole else _VARIABLE_START
+    return rf"\$(?:{bare}|\{{{name}\}})"
+
+
+def windows_variable(*, name_group: bool = False) -> str:
+    """``%NAME%``: a name of anything but ``WINDOWS_VARIABLE_EXCLUDED``, between two ``%``."""
+    name = f"[^{WINDOWS_VARIABLE_EXCLUDED}]+"
+    return f"%({name})%" if name_group else f"%{name}%"
+
+
+SUPERSCRIPT_DIGITS = "\u00b9\u00b2\u00b3"
+WINDOWS_DEVICE_NAMES = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+    | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "0123456789" + SUPERSCRIPT_DIGITS}
+)
+"""Names Windows opens as a device in any folder: any case, any extension, trailing dots or spaces
+(``COM¹``-``COM³`` and ``LPT¹``-``LPT³`` with superscript digits too)."""
+
+WINDOWS_DEVICE_NAME = (
+    r"(?:[Cc][Oo][Nn](?:[Ii][Nn]\$|[Oo][Uu][Tt]\$)?|[Pp][Rr][Nn]|[Aa][Uu][Xx]|[Nn][Uu][Ll]"
+    r"|(?:[Cc][Oo][Mm]|[Ll][Pp][Tt])[0-9\u00b9\u00b2\u00b3])"
+)
+"""``WINDOWS_DEVICE_NAMES`` as one pattern, in any case of their letters (a test checks that it
+matches exactly those names)."""

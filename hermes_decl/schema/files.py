@@ -1,0 +1,48 @@
+"""The JSON Schema files shipped inside the package, found without building anything.
+
+``hermes_decl.schema`` generates them from the models; this module only names and finds them, so
+that a host (or ``hermes-decl schema``) reaches a file without importing the models.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+Dialect = Literal["2020-12", "draft-07"]
+DIALECTS: tuple[Dialect, ...] = ("2020-12", "draft-07")
+
+SCHEMA_FILES: tuple[tuple[str, Dialect, bool], ...] = (
+    ("declarations.schema.json", "2020-12", False),
+    ("declarations.draft-07.schema.json", "draft-07", False),
+    ("declaration.schema.json", "2020-12", True),
+    ("declaration.draft-07.schema.json", "draft-07", True),
+)
+"""Every schema file: (file name, dialect, one declaration rather than a declarations file)."""
+
+PACKAGE_DIRECTORY = "schemas"
+"""The folder inside the ``hermes_decl`` package that holds the shipped files."""
+
+
+def schema_file_name(dialect: Dialect, *, single: bool) -> str:
+    """The file name of one schema, which is also the last segment of its ``$id``."""
+    for name, file_dialect, file_single in SCHEMA_FILES:
+        if (file_dialect, file_single) == (dialect, bool(single)):
+            return name
+    raise ValueError(f"dialect must be one of {', '.join(DIALECTS)} (got {dialect!r})")
+
+
+def schema_path(dialect: Dialect = "2020-12", *, single: bool = False) -> Path:
+    """The installed schema file, for an editor setting or a modeline to point at.
+
+    A declarations file's schema, or with ``single`` the schema of one ``{app, requires}``.
+    """
+    name = schema_file_name(dialect, single=single)
+    resource = resources.files("hermes_decl").joinpath(PACKAGE_DIRECTORY).joinpath(name)
+    if not isinstance(resource, Path) or not resource.is_file():
+        raise FileNotFoundError(
+            f"{name} is not a file on disk here (is hermes_decl installed from a zip?); "
+            "write one with 'hermes-decl schema'"
+        )
+    return resource
