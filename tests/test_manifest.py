@@ -140,7 +140,7 @@ SERVER = 'extensions["com.nousresearch.hermes"].servers.s'
             "        app: {linux: {presence: executable, location: /x, "
             "liveness: {kind: static, fields: {url: u}}}}\n",
             [
-                f"plugin.yaml:5:93: {SERVER}.app.linux.liveness.fields.url: unknown key "
+                f"plugin.yaml:5:84: {SERVER}.app.linux.liveness.fields: unknown key "
                 "(expected 'kind')",
             ],
         ),

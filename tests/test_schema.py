@@ -36,6 +36,7 @@ from hermes_decl.schema import (
     ANNOTATIONS,
     DECLARATION_DEF,
     DIALECTS,
+    MANIFEST_SCHEMA_FILES,
     META_SCHEMAS,
     REGENERATE,
     SCHEMA_FILES,
@@ -152,7 +153,9 @@ def test_json_schema_returns_a_fresh_copy_and_refuses_unknown_dialects() -> None
 
 
 def test_module_entry_writes_and_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert stale_schemas(tmp_path) == [name for name, _, _ in SCHEMA_FILES]
+    assert stale_schemas(tmp_path) == [name for name, _, _ in SCHEMA_FILES] + [
+        name for name, _ in MANIFEST_SCHEMA_FILES
+    ]
     assert main(["--check", str(tmp_path)]) == 1
     assert REGENERATE in capsys.readouterr().out
     other = tmp_path / "other"

@@ -6,8 +6,8 @@ them declares none. Two spellings are accepted here that plain declarations file
 
 - a server-level ``liveness`` beside ``app`` and ``requires``, the liveness of every OS block of
   ``app`` that declares none (an OS block's own wins);
-- in any liveness, ``fields: {url, token, pid}``, the portable names of ``url_key``,
-  ``token_key`` and ``pid_key`` (a partial mapping names only what it overrides).
+- in a ``server_json`` liveness, ``fields: {url, token, pid}``, the portable names of
+  ``url_key``, ``token_key`` and ``pid_key`` (a partial mapping names only what it overrides).
 
 Both are rewritten into the plain form before parsing, and every problem is reported where the
 author wrote it: at the server-level ``liveness`` or at ``fields.url``, never at a key the
@@ -57,8 +57,12 @@ class _Rewriting:
 def _portable(liveness: object, at: DataPath, to: DataPath, rewriting: _Rewriting) -> object:
     """``liveness`` with ``fields`` spelled as the plain keys; ``at`` is where it was written."""
     rewriting.written_at[to] = at
-    if not isinstance(liveness, Mapping) or "fields" not in liveness:
-        return liveness
+    if (
+        not isinstance(liveness, Mapping)
+        or "fields" not in liveness
+        or liveness.get("kind") != "server_json"
+    ):
+        return liveness  # another kind has no keys to name: its model refuses ``fields``
     plain = {key: value for key, value in liveness.items() if key != "fields"}
     fields = liveness["fields"]
     fields_at = (*at, "fields")

@@ -21,7 +21,15 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from hermes_decl.schema.files import DIALECTS, SCHEMA_FILES, Dialect, schema_file_name, schema_path
+from hermes_decl.schema.files import (
+    DIALECTS,
+    MANIFEST_SCHEMA_FILES,
+    SCHEMA_FILES,
+    Dialect,
+    manifest_file_name,
+    schema_file_name,
+    schema_path,
+)
 
 if TYPE_CHECKING:
     from hermes_decl.schema.conventions import (
@@ -39,6 +47,7 @@ if TYPE_CHECKING:
         YAML_NOTE,
         json_schema,
     )
+    from hermes_decl.schema.manifest_schema import manifest_schema
     from hermes_decl.schema.writer import (
         REGENERATE,
         main,
@@ -64,6 +73,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(
         ("REGENERATE", "main", "schema_text", "stale_schemas", "write_schemas"), "writer"
     ),
+    "manifest_schema": "manifest_schema",
 }
 """Each name this package exports from a module that builds the generator, by that module."""
 
@@ -72,6 +82,7 @@ __all__ = [
     "DECLARATION_DEF",
     "DIALECTS",
     "KIND_HELP",
+    "MANIFEST_SCHEMA_FILES",
     "MAPPING_MESSAGE",
     "META_SCHEMAS",
     "NULL_MEANING",
@@ -84,6 +95,8 @@ __all__ = [
     "Dialect",
     "json_schema",
     "main",
+    "manifest_file_name",
+    "manifest_schema",
     "schema_file_name",
     "schema_path",
     "schema_text",

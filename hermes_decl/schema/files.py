@@ -21,6 +21,12 @@ SCHEMA_FILES: tuple[tuple[str, Dialect, bool], ...] = (
 )
 """Every schema file: (file name, dialect, one declaration rather than a declarations file)."""
 
+MANIFEST_SCHEMA_FILES: tuple[tuple[str, Dialect], ...] = (
+    ("plugin-manifest.schema.json", "2020-12"),
+    ("plugin-manifest.draft-07.schema.json", "draft-07"),
+)
+"""The schema files of a portable plugin manifest's servers: (file name, dialect)."""
+
 PACKAGE_DIRECTORY = "schemas"
 """The folder inside the ``hermes_decl`` package that holds the shipped files."""
 
@@ -33,12 +39,23 @@ def schema_file_name(dialect: Dialect, *, single: bool) -> str:
     raise ValueError(f"dialect must be one of {', '.join(DIALECTS)} (got {dialect!r})")
 
 
-def schema_path(dialect: Dialect = "2020-12", *, single: bool = False) -> Path:
+def manifest_file_name(dialect: Dialect) -> str:
+    """The file name of a plugin manifest's schema, also the last segment of its ``$id``."""
+    for name, file_dialect in MANIFEST_SCHEMA_FILES:
+        if file_dialect == dialect:
+            return name
+    raise ValueError(f"dialect must be one of {', '.join(DIALECTS)} (got {dialect!r})")
+
+
+def schema_path(
+    dialect: Dialect = "2020-12", *, single: bool = False, manifest: bool = False
+) -> Path:
     """The installed schema file, for an editor setting or a modeline to point at.
 
-    A declarations file's schema, or with ``single`` the schema of one ``{app, requires}``.
+    A declarations file's schema, with ``single`` the schema of one ``{app, requires}``, with
+    ``manifest`` the schema of a plugin manifest's servers.
     """
-    name = schema_file_name(dialect, single=single)
+    name = manifest_file_name(dialect) if manifest else schema_file_name(dialect, single=single)
     resource = resources.files("hermes_decl").joinpath(PACKAGE_DIRECTORY).joinpath(name)
     if not isinstance(resource, Path) or not resource.is_file():
         raise FileNotFoundError(
