@@ -261,14 +261,30 @@ def test_the_host_seam_imports_in_any_order(first: str) -> None:
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
-def test_the_protocol_module_imports_no_implementation() -> None:
+@pytest.mark.parametrize(
+    ("module", "expected"),
+    [
+        ("hermes_decl.hosts.protocol", ["hermes_decl.hosts", "hermes_decl.hosts.protocol"]),
+        (
+            "hermes_decl.resolver.host",
+            [
+                "hermes_decl.hosts",
+                "hermes_decl.hosts.protocol",
+                "hermes_decl.resolver",
+                "hermes_decl.resolver.host",
+            ],
+        ),
+    ],
+    ids=["new-path", "old-path"],
+)
+def test_the_protocol_module_imports_no_implementation(module: str, expected: list[str]) -> None:
     import subprocess
 
     code = (
         "import sys\n"
-        "import hermes_decl.resolver.host\n"
+        f"import {module}\n"
         "loaded = sorted(m for m in sys.modules if m.startswith('hermes_decl.'))\n"
-        "assert loaded == ['hermes_decl.resolver', 'hermes_decl.resolver.host'], loaded\n"
+        f"assert loaded == {expected!r}, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 

@@ -1,0 +1,1 @@
+"""The host seam and every host implementation."""

@@ -1,0 +1,1 @@
+"""The live host, the machine this Python runs on."""
