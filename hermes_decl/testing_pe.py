@@ -1,4 +1,4 @@
-"""This module moved to ``hermes_decl.hosts._pe_image``; its names are re-exported here."""
+"""The PE-image builder behind ``FakeHost.add_pe``, for tests (``hermes_decl.hosts._pe_image``)."""
 
 from __future__ import annotations
 

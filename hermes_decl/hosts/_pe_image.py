@@ -1,9 +1,10 @@
-"""A builder of tiny, valid PE32+ executables that carry a version resource, for tests.
+"""A builder of tiny, valid PE32+ executables that carry a version resource, for fake hosts.
 
 ``build_pe("1.2.3.4")`` returns the bytes of an x64 image with a DOS header, PE32+ headers and
 one ``.rsrc`` section holding RT_VERSION (16) → id 1 → language 0x409 → a ``VS_VERSIONINFO``
-whose ``VS_FIXEDFILEINFO`` carries the file version. It is what ``FakeHost.add_pe`` writes, and
-lets a test on any OS exercise the ``pe_resource`` version reader without a Windows binary.
+whose ``VS_FIXEDFILEINFO`` carries the file version. It is what ``FakeHost.add_pe`` writes (and
+so a host snapshot's ``pe_version``), and lets a test on any OS exercise the ``pe_resource``
+version reader without a Windows binary.
 """
 
 from __future__ import annotations

@@ -30,15 +30,20 @@ import plistlib
 from collections import Counter
 from collections.abc import Mapping
 
+from hermes_decl.hosts._pe_image import build_pe
+from hermes_decl.hosts.desktop_session import desktop_session_from_env
+from hermes_decl.hosts.machine import normalise_machine
+from hermes_decl.hosts.os_version import macos_version
+from hermes_decl.hosts.pathsearch import search_path
+from hermes_decl.hosts.protocol import (
+    MAX_DIR_ENTRIES,
+    MAX_SUBKEYS,
+    Listing,
+    ProcessInfo,
+    UninstallEntries,
+    UninstallEntry,
+)
 from hermes_decl.models import OsFamily
-from hermes_decl.resolver.desktop_session import desktop_session_from_env
-from hermes_decl.resolver.host import Listing, ProcessInfo, UninstallEntries, UninstallEntry
-from hermes_decl.resolver.listing import MAX_DIR_ENTRIES
-from hermes_decl.resolver.native_machine import normalise_machine
-from hermes_decl.resolver.os_version import macos_version
-from hermes_decl.resolver.pathsearch import search_path
-from hermes_decl.resolver.winregistry import MAX_SUBKEYS
-from hermes_decl.testing_pe import build_pe
 
 __all__ = ["DEFAULT_FILE_MTIME", "DEFAULT_PROCESS_START", "DEFAULT_USER", "FakeHost"]
 

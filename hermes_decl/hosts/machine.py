@@ -1,18 +1,16 @@
-"""The machine's CPU architecture, seen through Rosetta on macOS and emulation on Windows.
+"""How every host names the machine's CPU architecture, and what the OS answers mean (pure).
 
 ``platform.machine()`` describes the process: an x86_64 Python translated by Rosetta on an
 Apple-silicon Mac says ``x86_64``, and so does an x64 Python emulated on an arm64 Windows machine.
 The machine is what decides which applications and GPUs it has, so ``native_machine`` asks the OS
 what it translates or emulates: ``sysctl.proc_translated`` (``sysctlbyname``) on macOS, and the
 native machine of ``IsWow64Process2`` on Windows. Both calls go through ``ArchitectureApi``, a
-small seam that tests fill in and ``LiveArchitecture`` implements with ``ctypes`` (the C library
-on macOS, kernel32 on Windows; never a driver library, never a process).
+small seam that tests fill in and ``hosts.live.LiveArchitecture`` implements with ``ctypes`` (the
+C library on macOS, kernel32 on Windows; never a driver library, never a process).
 """
 
 from __future__ import annotations
 
-import platform
-import sys
 from typing import Protocol
 
 ARCHITECTURES = ("x86_64", "arm64")
@@ -82,78 +80,3 @@ def native_machine(api: ArchitectureApi) -> str:
         return normalise_machine(api.process_machine())
     except (OSError, ValueError, TypeError, AttributeError):
         return ""
-
-
-class LiveArchitecture:
-    """``ArchitectureApi`` for the machine this Python runs on."""
-
-    def process_machine(self) -> str:
-        """``platform.machine()``."""
-        return platform.machine()
-
-    def proc_translated(self) -> int | None:
-        """``sysctl.proc_translated`` through ``sysctlbyname`` on macOS; None elsewhere."""
-        if sys.platform == "darwin":
-            return _darwin_sysctl_int(b"sysctl.proc_translated")
-        else:
-            return None
-
-    def wow64_native_machine(self) -> int | None:
-        """The native machine from ``IsWow64Process2`` on Windows; None elsewhere."""
-        if sys.platform == "win32":
-            return _windows_native_machine_code()
-        else:
-            return None
-
-
-if sys.platform == "darwin":
-    import ctypes
-
-    def _darwin_sysctl_int(name: bytes) -> int | None:
-        """An integer sysctl, or None when it does not exist (Intel Macs lack this one)."""
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            sysctlbyname = libc.sysctlbyname
-            sysctlbyname.argtypes = (
-                ctypes.c_char_p,
-                ctypes.c_void_p,
-                ctypes.POINTER(ctypes.c_size_t),
-                ctypes.c_void_p,
-                ctypes.c_size_t,
-            )
-            sysctlbyname.restype = ctypes.c_int
-            value = ctypes.c_int(0)
-            size = ctypes.c_size_t(ctypes.sizeof(value))
-            if sysctlbyname(name, ctypes.byref(value), ctypes.byref(size), None, 0) != 0:
-                return None
-            return int(value.value)
-        except (OSError, AttributeError, ValueError):
-            return None
-
-
-if sys.platform == "win32":
-    import ctypes
-    from ctypes import wintypes
-
-    def _windows_native_machine_code() -> int | None:
-        """``IsWow64Process2``'s native machine; None before Windows 10 1709 or on failure."""
-        try:
-            kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
-            is_wow64_process2 = kernel32.IsWow64Process2
-            is_wow64_process2.argtypes = (
-                wintypes.HANDLE,
-                ctypes.POINTER(wintypes.USHORT),
-                ctypes.POINTER(wintypes.USHORT),
-            )
-            is_wow64_process2.restype = wintypes.BOOL
-            current_process = kernel32.GetCurrentProcess
-            current_process.argtypes = ()
-            current_process.restype = wintypes.HANDLE
-            process, native = wintypes.USHORT(0), wintypes.USHORT(0)
-            if not is_wow64_process2(
-                current_process(), ctypes.byref(process), ctypes.byref(native)
-            ):
-                return None
-            return int(native.value)
-        except (OSError, AttributeError, ValueError):
-            return None

@@ -5,14 +5,13 @@ read through the host (so a fixture tree or a fake Mac answers the same way). ma
 program built for an old SDK the compatibility answer ``10.16`` instead of the real version; no
 release ever carried that number, so it counts as unknown. Windows reports its real version
 through ``RtlGetVersion``: ``GetVersionEx`` and ``platform.version()`` can be shimmed to an older
-one by the application's compatibility manifest, ``RtlGetVersion`` never is. Linux distributions
-share no OS version to compare against, so Linux has none. Unknown means ``None``, which a
-``min_os_version`` counts as met.
+one by the application's compatibility manifest, ``RtlGetVersion`` never is (the live call sits
+in ``hosts.live._windows_api``). Linux distributions share no OS version to compare against, so
+Linux has none. Unknown means ``None``, which a ``min_os_version`` counts as met.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Protocol
 
 from hermes_decl.resolver.readers import plist_string
@@ -46,45 +45,3 @@ def macos_version(host: FileReader) -> str | None:
 def windows_version_text(major: int, minor: int, build: int) -> str:
     """The version as ``min_os_version`` writes it: ``10.0.19045``."""
     return f"{major}.{minor}.{build}"
-
-
-def live_windows_version() -> str | None:
-    """The running Windows' real version through ``RtlGetVersion``; None elsewhere or on failure."""
-    if sys.platform == "win32":
-        return _rtl_get_version()
-    else:
-        return None
-
-
-if sys.platform == "win32":
-    import ctypes
-    from ctypes import wintypes
-
-    class _OsVersionInfo(ctypes.Structure):
-        """``RTL_OSVERSIONINFOW``."""
-
-        _fields_ = (
-            ("dwOSVersionInfoSize", wintypes.DWORD),
-            ("dwMajorVersion", wintypes.DWORD),
-            ("dwMinorVersion", wintypes.DWORD),
-            ("dwBuildNumber", wintypes.DWORD),
-            ("dwPlatformId", wintypes.DWORD),
-            ("szCSDVersion", wintypes.WCHAR * 128),
-        )
-
-    def _rtl_get_version() -> str | None:
-        """``RtlGetVersion`` from ntdll, which no compatibility shim rewrites."""
-        try:
-            ntdll = ctypes.WinDLL("ntdll")
-            rtl_get_version = ntdll.RtlGetVersion
-            rtl_get_version.argtypes = (ctypes.POINTER(_OsVersionInfo),)
-            rtl_get_version.restype = ctypes.c_long
-            info = _OsVersionInfo()
-            info.dwOSVersionInfoSize = ctypes.sizeof(info)
-            if rtl_get_version(ctypes.byref(info)) != 0:  # an NTSTATUS other than success
-                return None
-            return windows_version_text(
-                int(info.dwMajorVersion), int(info.dwMinorVersion), int(info.dwBuildNumber)
-            )
-        except (OSError, AttributeError, ValueError):
-            return None

@@ -1,47 +1,55 @@
 """The host seam: everything the resolver learns about a machine, it asks a ``Host``.
 
-``Host`` is a small protocol, and this module holds only it and the value types it answers with:
-it imports no implementation, so every implementation imports it and never the other way round.
-``live_host.LiveHost`` is the only code that touches the real machine (the filesystem,
-``os.environ``, sysfs, ``winreg``) and ``live_host.default_host()`` is what ``host=None`` means;
-``rooted_host.RootedHost`` reads a directory tree as if it were ``/`` (fixture trees);
-``hermes_decl.testing.FakeHost`` is an in-memory host for tests. Paths are strings in the host
-OS's own form; a method never raises because of what it finds.
-
-``LiveHost`` and ``default_host`` can still be imported from here: they are loaded from
-``live_host`` on first use, so importing the protocol never loads an implementation.
+``Host`` is a small protocol made of facets (``HostFiles``, ``HostEnvironment``,
+``HostProcesses``, ``HostRegistry``, ``HostHardware``), so code that needs one facet can ask for
+it and a test can fake only that. This module holds the protocol, the values it answers with and
+the bounds policy code needs; it imports no implementation, so every implementation imports it
+and never the other way round. ``hosts.live.LiveHost`` is the only code that touches the real
+machine and ``hosts.default`` is where ``host=None`` becomes it; ``hosts.rooted.RootedHost``
+reads a directory tree as if it were ``/`` (fixture trees); ``hosts.fake.FakeHost`` is an
+in-memory host for tests. Paths are strings in the host OS's own form; a method never raises
+because of what it finds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from hermes_decl.models import OsFamily
-    from hermes_decl.resolver.live_host import LiveHost, default_host
 
 __all__ = [
+    "MAX_DIR_ENTRIES",
+    "MAX_PID",
+    "MAX_SUBKEYS",
     "Host",
+    "HostEnvironment",
+    "HostFiles",
+    "HostHardware",
+    "HostProcesses",
+    "HostRegistry",
     "Listing",
-    "LiveHost",
     "ProcessInfo",
     "UninstallEntries",
     "UninstallEntry",
-    "default_host",
+    "valid_pid",
 ]
 
-_IMPLEMENTATIONS = frozenset({"LiveHost", "default_host"})
+MAX_PID = 2**31 - 1
+"""The highest process id ever asked about; a larger (or non-positive) one is never alive."""
+
+MAX_DIR_ENTRIES = 100_000
+"""The most entry names of one directory that a host lists and the resolver reads."""
+
+MAX_SUBKEYS = 4096
+"""At most this many subkeys of one registry key are read; past it the answer is truncated."""
 
 
-def __getattr__(name: str) -> Any:
-    """Load the live host from its own module on first use (it imports this one)."""
-    if name in _IMPLEMENTATIONS:
-        from hermes_decl.resolver import live_host
-
-        return getattr(live_host, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def valid_pid(pid: object) -> bool:
+    """Whether ``pid`` is an int (not a bool) in ``1..MAX_PID``: the only ids ever asked about."""
+    return not isinstance(pid, bool) and isinstance(pid, int) and 1 <= pid <= MAX_PID
 
 
 @dataclass(frozen=True)
@@ -106,25 +114,8 @@ class UninstallEntries(tuple[UninstallEntry, ...]):
 
 
 @runtime_checkable
-class Host(Protocol):
-    """What the resolver may ask of a machine."""
-
-    @property
-    def os_family(self) -> OsFamily | None:
-        """The machine's OS family; None for an OS that is none of the three (FreeBSD, AIX…)."""
-        ...
-
-    def getenv(self, name: str) -> str | None:
-        """An environment variable, or None when unset (case-insensitive on Windows)."""
-        ...
-
-    def home(self) -> str | None:
-        """The user's home directory, or None when it cannot be told."""
-        ...
-
-    def user_home(self, user: str) -> str | None:
-        """Another user's home directory (for ``~user``), or None."""
-        ...
+class HostFiles(Protocol):
+    """The files of a machine: what exists, what a directory lists, bounded reads."""
 
     def is_file(self, path: str) -> bool:
         """Whether ``path`` is a regular file (symlinks followed)."""
@@ -150,12 +141,63 @@ class Host(Protocol):
         """
         ...
 
+    def file_mtime(self, path: str) -> float | None:
+        """When a regular file was last modified, in seconds since the epoch; None if not one."""
+        ...
+
+
+@runtime_checkable
+class HostEnvironment(Protocol):
+    """The environment a machine's user sees: variables, homes and the command search path."""
+
+    def getenv(self, name: str) -> str | None:
+        """An environment variable, or None when unset (case-insensitive on Windows)."""
+        ...
+
+    def home(self) -> str | None:
+        """The user's home directory, or None when it cannot be told."""
+        ...
+
+    def user_home(self, user: str) -> str | None:
+        """Another user's home directory (for ``~user``), or None."""
+        ...
+
     def which(self, name: str) -> str | None:
         """A command found on the host's search path (PATH, or one the host was given), or None.
 
         PATHEXT applies on Windows.
         """
         ...
+
+
+@runtime_checkable
+class HostProcesses(Protocol):
+    """The processes of a machine and the desktop session the host itself runs in."""
+
+    def process_alive(self, pid: int) -> bool:
+        """Whether a process with this id exists (another user's counts); never raises."""
+        ...
+
+    def process_info(self, pid: int) -> ProcessInfo | None:
+        """The owner, session and start time of a running process; None when there is none."""
+        ...
+
+    def own_process(self) -> ProcessInfo:
+        """The owner and session of the host's own process, which a runtime file's must match."""
+        ...
+
+    def interactive_session(self) -> bool | None:
+        """Whether the host runs inside a logged-in desktop session; None when it cannot tell.
+
+        Linux: ``WAYLAND_DISPLAY``, ``DISPLAY`` or ``XDG_SESSION_TYPE``; macOS: the console
+        user's Aqua session; Windows: a session other than 0.
+        """
+        ...
+
+
+@runtime_checkable
+class HostRegistry(Protocol):
+    """What a Windows machine's registry says; empty on other systems."""
 
     def uninstall_entries(self) -> tuple[UninstallEntry, ...]:
         """Windows uninstall entries: HKLM, its WOW6432Node twin, then HKCU; empty elsewhere.
@@ -172,6 +214,11 @@ class Host(Protocol):
         the GPU survey never reads a cut list as complete.
         """
         ...
+
+
+@runtime_checkable
+class HostHardware(Protocol):
+    """The machine itself: its CPU architecture and its OS's version."""
 
     def native_machine(self) -> str:
         """The machine's CPU architecture, not the process's: ``x86_64`` or ``arm64``.
@@ -190,28 +237,12 @@ class Host(Protocol):
         """
         ...
 
-    def process_alive(self, pid: int) -> bool:
-        """Whether a process with this id exists (another user's counts); never raises."""
-        ...
 
-    # -- runtime status (SPEC 11): who runs the application, and where ----------------------
+@runtime_checkable
+class Host(HostFiles, HostEnvironment, HostProcesses, HostRegistry, HostHardware, Protocol):
+    """What the resolver may ask of a machine: every facet, and which OS family it is."""
 
-    def process_info(self, pid: int) -> ProcessInfo | None:
-        """The owner, session and start time of a running process; None when there is none."""
-        ...
-
-    def own_process(self) -> ProcessInfo:
-        """The owner and session of the host's own process, which a runtime file's must match."""
-        ...
-
-    def file_mtime(self, path: str) -> float | None:
-        """When a regular file was last modified, in seconds since the epoch; None if not one."""
-        ...
-
-    def interactive_session(self) -> bool | None:
-        """Whether the host runs inside a logged-in desktop session; None when it cannot tell.
-
-        Linux: ``WAYLAND_DISPLAY``, ``DISPLAY`` or ``XDG_SESSION_TYPE``; macOS: the console
-        user's Aqua session; Windows: a session other than 0.
-        """
+    @property
+    def os_family(self) -> OsFamily | None:
+        """The machine's OS family; None for an OS that is none of the three (FreeBSD, AIX…)."""
         ...

@@ -16,10 +16,8 @@ import os
 from collections import deque
 from collections.abc import Iterable, Mapping
 
-from hermes_decl.models import OsFamily
-from hermes_decl.resolver.desktop_session import desktop_session_from_env
-from hermes_decl.resolver.host import Listing, ProcessInfo, UninstallEntries, UninstallEntry
-from hermes_decl.resolver.live_host import (
+from hermes_decl.hosts.desktop_session import desktop_session_from_env
+from hermes_decl.hosts.live.files import (
     file_modified,
     list_dir_names,
     path_is_dir,
@@ -27,9 +25,11 @@ from hermes_decl.resolver.live_host import (
     read_link,
     read_regular_file,
 )
-from hermes_decl.resolver.native_machine import normalise_machine
-from hermes_decl.resolver.os_version import macos_version
-from hermes_decl.resolver.pathsearch import search_path
+from hermes_decl.hosts.machine import normalise_machine
+from hermes_decl.hosts.os_version import macos_version
+from hermes_decl.hosts.pathsearch import search_path
+from hermes_decl.hosts.protocol import Listing, ProcessInfo, UninstallEntries, UninstallEntry
+from hermes_decl.models import OsFamily
 
 MAX_SYMLINK_HOPS = 40
 """More symbolic links than this while resolving one path means a loop (Linux's own limit)."""

@@ -14,11 +14,11 @@ from typing import Annotated, Any
 from pydantic import Field, TypeAdapter, ValidationError, model_validator
 
 from hermes_decl.errors import DeclarationError, Issue, issues_from
+from hermes_decl.hosts.fake import DEFAULT_PROCESS_START, DEFAULT_USER, FakeHost
 from hermes_decl.loader import read_document_file
 from hermes_decl.models.app import one_of
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail
-from hermes_decl.testing import DEFAULT_PROCESS_START, DEFAULT_USER, FakeHost
 
 
 class SnapshotFile(FrozenModel):

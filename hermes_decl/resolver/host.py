@@ -1,4 +1,8 @@
-"""The host seam moved to ``hermes_decl.hosts.protocol``; its names are re-exported here."""
+"""The host seam's old address: the protocol and its values live in ``hermes_decl.hosts.protocol``.
+
+``LiveHost`` and ``default_host`` can still be imported from here: they are loaded on first
+use, so importing the protocol never loads an implementation.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +10,28 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_decl.hosts.protocol import (
     Host,
+    HostEnvironment,
+    HostFiles,
+    HostHardware,
+    HostProcesses,
+    HostRegistry,
     Listing,
     ProcessInfo,
     UninstallEntries,
     UninstallEntry,
 )
-from hermes_decl.hosts.protocol import __getattr__ as _load_implementation
 
 if TYPE_CHECKING:
-    from hermes_decl.hosts.protocol import LiveHost, default_host
+    from hermes_decl.hosts.default import default_host
+    from hermes_decl.hosts.live.host import LiveHost
 
 __all__ = [
     "Host",
+    "HostEnvironment",
+    "HostFiles",
+    "HostHardware",
+    "HostProcesses",
+    "HostRegistry",
     "Listing",
     "LiveHost",
     "ProcessInfo",
@@ -28,5 +42,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """Load the live host from its own module on first use."""
-    return _load_implementation(name)
+    """Load the live host's names from their own modules on first use."""
+    if name == "LiveHost":
+        from hermes_decl.hosts.live.host import LiveHost
+
+        return LiveHost
+    if name == "default_host":
+        from hermes_decl.hosts.default import default_host
+
+        return default_host
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

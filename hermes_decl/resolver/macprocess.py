@@ -1,4 +1,4 @@
-"""This module moved to ``hermes_decl.hosts.live.macos``; its names are re-exported here."""
+"""Where the macOS process checks used to live; they are in ``hermes_decl.hosts.live.macos``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from hermes_decl.hosts.live.macos import (
     darwin_process_info,
     parse_bsd_info,
 )
+from hermes_decl.hosts.protocol import ProcessInfo
 
 if sys.platform == "darwin":
     from hermes_decl.hosts.live.macos import LibSystem as LibSystem
@@ -23,6 +24,7 @@ __all__ = [
     "PROC_PIDTBSDINFO",
     "SESSION_HAS_GRAPHIC_ACCESS",
     "DarwinApi",
+    "ProcessInfo",
     "darwin_interactive_session",
     "darwin_process_info",
     "parse_bsd_info",

@@ -1,4 +1,4 @@
-"""This module moved to ``hermes_decl.hosts.pathsearch``; its names are re-exported here."""
+"""Where PATH lookup used to live; it is in ``hermes_decl.hosts.pathsearch``."""
 
 from __future__ import annotations
 
@@ -9,11 +9,16 @@ from hermes_decl.hosts.pathsearch import (
     find_in_folder,
     search_path,
 )
+from hermes_decl.models import OsFamily
+from hermes_decl.models.rules import device_segment, windows_device_name
 
 __all__ = [
     "DEFAULT_PATHEXT",
     "MAX_PATHEXT_ENTRIES",
     "MAX_PATH_ENTRIES",
+    "OsFamily",
+    "device_segment",
     "find_in_folder",
     "search_path",
+    "windows_device_name",
 ]

@@ -1,10 +1,9 @@
-"""This module moved to ``hermes_decl.hosts.live.windows``; its names are re-exported here."""
+"""Where the Windows registry reader used to live; it is in ``hermes_decl.hosts.live.windows``."""
 
 from __future__ import annotations
 
 from hermes_decl.hosts.live.windows import (
     DISPLAY_CLASS_KEY,
-    MAX_SUBKEYS,
     MAX_VALUE_CHARS,
     UNINSTALL_KEY,
     HandleT,
@@ -12,6 +11,7 @@ from hermes_decl.hosts.live.windows import (
     read_display_device_ids,
     read_uninstall_entries,
 )
+from hermes_decl.hosts.protocol import MAX_SUBKEYS, Listing, UninstallEntries, UninstallEntry
 
 __all__ = [
     "DISPLAY_CLASS_KEY",
@@ -19,7 +19,10 @@ __all__ = [
     "MAX_VALUE_CHARS",
     "UNINSTALL_KEY",
     "HandleT",
+    "Listing",
     "RegistryApi",
+    "UninstallEntries",
+    "UninstallEntry",
     "read_display_device_ids",
     "read_uninstall_entries",
 ]

@@ -1,152 +1,20 @@
-"""Windows processes through a small kernel32-like seam, so the logic runs on every OS.
+"""The Windows API seam: kernel32, advapi32 and ntdll through ``ctypes``, with explicit types.
 
-Whether a process id is alive (``OpenProcess`` with ``PROCESS_QUERY_LIMITED_INFORMATION`` and
-``GetExitCodeProcess``), and who owns it, in which session, since when (``OpenProcessToken`` and
-``GetTokenInformation(TokenUser)``, ``ProcessIdToSessionId``, ``GetProcessTimes``). ``LiveHost``
-uses ``Kernel32Processes`` on Windows; tests pass fake objects with the same methods. The only
-module besides ``winregistry`` that talks to Windows APIs; it loads ``kernel32`` and
-``advapi32`` only, never a driver library, and starts no process.
+``Kernel32Processes`` answers ``windows.ProcessFactsApi`` for the real machine; ``RtlGetVersion``
+gives the real OS version (no compatibility shim rewrites it) and ``IsWow64Process2`` the native
+machine. Everything here but the one constant is defined on Windows only; the decisions over these
+calls live in ``windows``, which tests run on every OS. Nothing here loads a driver library or
+starts a process.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Protocol, TypeVar
 
-from hermes_decl.resolver.host import ProcessInfo
+from hermes_decl.hosts.os_version import windows_version_text
 
 PROCESS_QUERY_LIMITED_INFORMATION = 0x1000
 """The least access right that lets ``GetExitCodeProcess`` read a process."""
-
-STILL_ACTIVE = 259
-"""The exit code Windows reports for a process that has not exited."""
-
-ERROR_ACCESS_DENIED = 5
-"""``OpenProcess`` failed because the process belongs to a more privileged user: it exists."""
-
-FILETIME_EPOCH = 116_444_736_000_000_000
-"""1970-01-01 as a ``FILETIME``: 100-nanosecond intervals since 1601-01-01."""
-
-MAX_SID_CHARS = 200
-"""A SID string longer than this is not believed (real ones are under 190 characters)."""
-
-HandleT = TypeVar("HandleT")
-
-
-class ProcessApi(Protocol[HandleT]):
-    """The few kernel32 calls the check needs; each may raise ``OSError`` (counted as not alive)."""
-
-    def open_process(self, pid: int) -> HandleT | None:
-        """A query handle to the process, or None when ``OpenProcess`` fails."""
-        ...
-
-    def last_error(self) -> int:
-        """The thread's last Windows error code, right after a failed call."""
-        ...
-
-    def exit_code(self, handle: HandleT) -> int | None:
-        """The process's exit code (``STILL_ACTIVE`` while it runs), or None when unreadable."""
-        ...
-
-    def close(self, handle: HandleT) -> None:
-        """Close a handle from ``open_process``."""
-        ...
-
-
-def process_running(pid: int, api: ProcessApi[HandleT]) -> bool:
-    """Whether ``pid`` names a process that exists (another user's counts); never raises.
-
-    A process that exited with code 259 reads as alive: that is what Windows itself answers.
-    """
-    try:
-        handle = api.open_process(pid)
-        if handle is None:
-            return api.last_error() == ERROR_ACCESS_DENIED
-        try:
-            return api.exit_code(handle) == STILL_ACTIVE
-        finally:
-            api.close(handle)
-    except (OSError, AttributeError, TypeError, ValueError, OverflowError):
-        return False
-
-
-class ProcessFactsApi(ProcessApi[HandleT], Protocol[HandleT]):
-    """The calls that tell who owns a process, in which session, and since when."""
-
-    def owner_sid(self, handle: HandleT | None) -> str | None:
-        """The owner's SID as a string (``S-1-5-21-…``) of a process handle, or of this process
-        when ``handle`` is None; None when its token cannot be read."""
-        ...
-
-    def session_id(self, pid: int | None) -> int | None:
-        """The session of a process id, or of this process when ``pid`` is None; or None."""
-        ...
-
-    def creation_time(self, handle: HandleT) -> int | None:
-        """The process's creation time as a ``FILETIME`` value, or None."""
-        ...
-
-
-def filetime_to_epoch(filetime: int) -> float | None:
-    """A ``FILETIME`` value as seconds since the epoch; None for zero or anything before 1970."""
-    if filetime <= FILETIME_EPOCH:
-        return None
-    return (filetime - FILETIME_EPOCH) / 10_000_000
-
-
-def _checked_sid(sid: str | None) -> str | None:
-    """A SID string as Windows writes it (``S-`` then digits and dashes), else None."""
-    if not isinstance(sid, str) or not sid.startswith("S-") or len(sid) > MAX_SID_CHARS:
-        return None
-    return (
-        sid if all(char.isascii() and (char.isdigit() or char == "-") for char in sid[2:]) else None
-    )
-
-
-def windows_process_info(pid: int, api: ProcessFactsApi[HandleT]) -> ProcessInfo | None:
-    """The owner, session and start of a running process; None when there is none. Never raises.
-
-    A process that cannot even be opened for a limited query belongs to a more privileged user:
-    it is reported with no owner, so it never passes for this user's.
-    """
-    try:
-        handle = api.open_process(pid)
-        if handle is None:
-            if api.last_error() != ERROR_ACCESS_DENIED:
-                return None
-            return ProcessInfo(user=None, started=None, session=api.session_id(pid))
-        try:
-            if api.exit_code(handle) != STILL_ACTIVE:
-                return None
-            created = api.creation_time(handle)
-            return ProcessInfo(
-                user=_checked_sid(api.owner_sid(handle)),
-                started=None if created is None else filetime_to_epoch(created),
-                session=api.session_id(pid),
-            )
-        finally:
-            api.close(handle)
-    except (OSError, AttributeError, TypeError, ValueError, OverflowError):
-        return None
-
-
-def windows_own_process(api: ProcessFactsApi[HandleT]) -> ProcessInfo:
-    """This process's owner SID and session (its start time is not needed). Never raises."""
-    try:
-        return ProcessInfo(
-            user=_checked_sid(api.owner_sid(None)), started=None, session=api.session_id(None)
-        )
-    except (OSError, AttributeError, TypeError, ValueError, OverflowError):
-        return ProcessInfo(user=None, started=None)
-
-
-def windows_interactive_session(api: ProcessFactsApi[HandleT]) -> bool | None:
-    """Whether this process runs in a session other than 0 (services' session); None if unknown."""
-    try:
-        session = api.session_id(None)
-    except (OSError, AttributeError, TypeError, ValueError, OverflowError):
-        return None
-    return None if session is None else session != 0
 
 
 if sys.platform == "win32":
@@ -284,10 +152,54 @@ if sys.platform == "win32":
         except (OSError, AttributeError):
             return None
 
-    def windows_pid_exists(pid: int) -> bool:
-        """Whether ``pid`` is alive on this Windows machine; never raises."""
+    class _OsVersionInfo(ctypes.Structure):
+        """``RTL_OSVERSIONINFOW``."""
+
+        _fields_ = (
+            ("dwOSVersionInfoSize", wintypes.DWORD),
+            ("dwMajorVersion", wintypes.DWORD),
+            ("dwMinorVersion", wintypes.DWORD),
+            ("dwBuildNumber", wintypes.DWORD),
+            ("dwPlatformId", wintypes.DWORD),
+            ("szCSDVersion", wintypes.WCHAR * 128),
+        )
+
+    def rtl_get_version() -> str | None:
+        """``RtlGetVersion`` from ntdll, which no compatibility shim rewrites."""
         try:
-            api = Kernel32Processes()
-        except (OSError, AttributeError):
-            return False
-        return process_running(pid, api)
+            ntdll = ctypes.WinDLL("ntdll")
+            rtl_get_version = ntdll.RtlGetVersion
+            rtl_get_version.argtypes = (ctypes.POINTER(_OsVersionInfo),)
+            rtl_get_version.restype = ctypes.c_long
+            info = _OsVersionInfo()
+            info.dwOSVersionInfoSize = ctypes.sizeof(info)
+            if rtl_get_version(ctypes.byref(info)) != 0:  # an NTSTATUS other than success
+                return None
+            return windows_version_text(
+                int(info.dwMajorVersion), int(info.dwMinorVersion), int(info.dwBuildNumber)
+            )
+        except (OSError, AttributeError, ValueError):
+            return None
+
+    def windows_native_machine_code() -> int | None:
+        """``IsWow64Process2``'s native machine; None before Windows 10 1709 or on failure."""
+        try:
+            kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+            is_wow64_process2 = kernel32.IsWow64Process2
+            is_wow64_process2.argtypes = (
+                wintypes.HANDLE,
+                ctypes.POINTER(wintypes.USHORT),
+                ctypes.POINTER(wintypes.USHORT),
+            )
+            is_wow64_process2.restype = wintypes.BOOL
+            current_process = kernel32.GetCurrentProcess
+            current_process.argtypes = ()
+            current_process.restype = wintypes.HANDLE
+            process, native = wintypes.USHORT(0), wintypes.USHORT(0)
+            if not is_wow64_process2(
+                current_process(), ctypes.byref(process), ctypes.byref(native)
+            ):
+                return None
+            return int(native.value)
+        except (OSError, AttributeError, ValueError):
+            return None

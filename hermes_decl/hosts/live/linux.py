@@ -6,21 +6,39 @@ file is the one that cannot be fooled that way). The start time is field 22 of
 ``/proc/<pid>/stat`` (clock ticks after boot) added to the boot time, which is the wall clock
 less ``/proc/uptime`` (``btime`` of ``/proc/stat`` is whole seconds and sits after a line that
 grows with the machine's interrupts). The parsers take bytes and never raise, so they are tested
-on every OS.
+on every OS. The module-level functions at the end are what ``LiveHost`` asks on Linux (and on a
+POSIX OS that is none of the three).
 """
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 from collections.abc import Callable
 
-from hermes_decl.resolver.host import ProcessInfo
+from hermes_decl.hosts.desktop_session import desktop_session_from_env
+from hermes_decl.hosts.live.files import read_regular_file
+from hermes_decl.hosts.live.posix import home, own_process, pid_exists, user_home
+from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, UninstallEntry
 
 __all__ = [
     "MAX_PROC_FILE_BYTES",
+    "display_device_ids",
     "effective_uid",
+    "home",
+    "interactive_session",
     "linux_process_info",
+    "os_version",
+    "own_process",
+    "pid_exists",
+    "proc_translated",
+    "process_info",
     "start_ticks",
+    "uninstall_entries",
     "uptime",
+    "user_home",
+    "wow64_native_machine",
 ]
 
 MAX_PROC_FILE_BYTES = 64 * 1024
@@ -95,3 +113,48 @@ def linux_process_info(
     if ticks is not None and up is not None and ticks_per_second > 0:
         started = now - up + ticks / ticks_per_second
     return ProcessInfo(user=None if uid is None else str(uid), started=started)
+
+
+# -- what LiveHost asks on Linux -------------------------------------------------------------
+
+
+def process_info(pid: int) -> ProcessInfo | None:
+    """Who owns process ``pid`` here and since when, from ``/proc``; None when there is none."""
+    if sys.platform == "win32":
+        ticks_per_second = 0
+    else:
+        try:
+            ticks_per_second = os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError):
+            ticks_per_second = 0
+    return linux_process_info(pid, read_regular_file, ticks_per_second, time.time())
+
+
+def interactive_session(getenv: Callable[[str], str | None]) -> bool | None:
+    """Whether the environment read through ``getenv`` belongs to a desktop session."""
+    return desktop_session_from_env(getenv)
+
+
+def uninstall_entries() -> tuple[UninstallEntry, ...]:
+    """Empty: the registry is Windows'."""
+    return ()
+
+
+def display_device_ids() -> tuple[str, ...]:
+    """Empty: the registry is Windows'."""
+    return ()
+
+
+def os_version(files: HostFiles) -> str | None:
+    """None: Linux distributions share no OS version to compare against."""
+    return None
+
+
+def proc_translated() -> int | None:
+    """None: Rosetta is macOS's."""
+    return None
+
+
+def wow64_native_machine() -> int | None:
+    """None: emulation of another architecture is read on Windows only."""
+    return None

@@ -1,19 +1,23 @@
-"""A macOS process's owner and start time, and whether this process runs in the Aqua session.
+"""Everything the live host does on macOS: processes, the Aqua session, Rosetta, the OS version.
 
 The live calls are ``kill(pid, 0)``, ``proc_pidinfo(PROC_PIDTBSDINFO)`` (``struct proc_bsdinfo``:
 owner and start time) from libSystem and ``SessionGetInfo`` from the Security framework, through
-``ctypes``. They sit behind ``DarwinApi`` so the decisions and the struct parsing are tested on
-every OS; nothing here starts a process or loads anything but system libraries.
+``ctypes``, and ``sysctlbyname`` for Rosetta. They sit behind ``DarwinApi`` so the decisions
+and the struct parsing are tested on every OS; nothing here starts a process or loads anything
+but system libraries. The module-level functions at the end are what ``LiveHost`` asks on macOS.
 """
 
 from __future__ import annotations
 
+import os
 import struct
 import sys
 from collections.abc import Callable
 from typing import Protocol
 
-from hermes_decl.resolver.host import ProcessInfo
+from hermes_decl.hosts.live.posix import home, own_process, pid_exists, user_home
+from hermes_decl.hosts.os_version import macos_version
+from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, UninstallEntry
 
 __all__ = [
     "BSD_INFO_SIZE",
@@ -21,7 +25,18 @@ __all__ = [
     "DarwinApi",
     "darwin_interactive_session",
     "darwin_process_info",
+    "display_device_ids",
+    "home",
+    "interactive_session",
+    "os_version",
+    "own_process",
     "parse_bsd_info",
+    "pid_exists",
+    "proc_translated",
+    "process_info",
+    "uninstall_entries",
+    "user_home",
+    "wow64_native_machine",
 ]
 
 PROC_PIDTBSDINFO = 3
@@ -159,3 +174,77 @@ if sys.platform == "darwin":
             return LibSystem()
         except (OSError, AttributeError):
             return None
+
+    def _darwin_sysctl_int(name: bytes) -> int | None:
+        """An integer sysctl, or None when it does not exist (Intel Macs lack this one)."""
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            sysctlbyname = libc.sysctlbyname
+            sysctlbyname.argtypes = (
+                ctypes.c_char_p,
+                ctypes.c_void_p,
+                ctypes.POINTER(ctypes.c_size_t),
+                ctypes.c_void_p,
+                ctypes.c_size_t,
+            )
+            sysctlbyname.restype = ctypes.c_int
+            value = ctypes.c_int(0)
+            size = ctypes.c_size_t(ctypes.sizeof(value))
+            if sysctlbyname(name, ctypes.byref(value), ctypes.byref(size), None, 0) != 0:
+                return None
+            return int(value.value)
+        except (OSError, AttributeError, ValueError):
+            return None
+
+
+# -- what LiveHost asks on macOS -------------------------------------------------------------
+
+
+def process_info(pid: int) -> ProcessInfo | None:
+    """Who owns process ``pid`` here and since when; None when there is no such process."""
+    if sys.platform == "darwin":
+        return darwin_process_info(pid, live_darwin_api(), os.kill, os.geteuid())
+    else:
+        return None
+
+
+def interactive_session(getenv: Callable[[str], str | None]) -> bool | None:
+    """Whether this process runs in the Aqua session of the console user; None when unknown."""
+    if sys.platform == "darwin":
+        darwin_api = live_darwin_api()
+        attributes = darwin_api.session_attributes() if darwin_api is not None else None
+        try:
+            console_uid: int | None = os.stat("/dev/console").st_uid
+        except OSError:
+            console_uid = None
+        return darwin_interactive_session(attributes, console_uid, os.geteuid())
+    else:
+        return None
+
+
+def uninstall_entries() -> tuple[UninstallEntry, ...]:
+    """Empty: the registry is Windows'."""
+    return ()
+
+
+def display_device_ids() -> tuple[str, ...]:
+    """Empty: the registry is Windows'."""
+    return ()
+
+
+def os_version(files: HostFiles) -> str | None:
+    """``ProductVersion`` of ``SystemVersion.plist``, read through ``files``; None when unknown."""
+    return macos_version(files)
+
+
+def proc_translated() -> int | None:
+    """``sysctl.proc_translated`` through ``sysctlbyname`` on macOS; None elsewhere."""
+    if sys.platform == "darwin":
+        return _darwin_sysctl_int(b"sysctl.proc_translated")
+    else:
+        return None
+
+
+def wow64_native_machine() -> int | None:
+    """None: emulation of another architecture is read on Windows only."""
+    return None
