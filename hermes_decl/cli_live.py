@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from hermes_decl._output import say
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import Declaration
-from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.status import Status, StatusState, status
 
 __all__ = ["live_json", "live_status", "print_live"]

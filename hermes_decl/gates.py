@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from hermes_decl._logging import get_logger
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.registry import lookup
 from hermes_decl.resolver.availability import availability
-from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.status import Status, status
 
 _log = get_logger()

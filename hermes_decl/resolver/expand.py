@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OsFamily
 from hermes_decl.models.rules import (
     DRIVE_ROOT,
@@ -19,7 +20,6 @@ from hermes_decl.models.rules import (
     has_parent_segment,
     starts_with_two_separators,
 )
-from hermes_decl.resolver.host import Host
 
 _TILDE = re.compile(r"~([^\\/]*)(?=[\\/]|\Z)")
 _POSIX_VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")

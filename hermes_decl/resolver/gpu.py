@@ -16,10 +16,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from enum import Enum
 
-from hermes_decl.resolver.host import Host
+from hermes_decl.hosts.default import default_host
+from hermes_decl.hosts.machine import normalise_machine
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.resolver.listing import listed_names
-from hermes_decl.resolver.live_host import default_host
-from hermes_decl.resolver.native_machine import normalise_machine
 
 MAX_DEVICES = 16_384
 """At most this many PCI functions, DRM cards or Windows adapters are examined.

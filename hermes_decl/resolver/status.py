@@ -49,11 +49,11 @@ from dataclasses import dataclass
 from enum import Enum
 
 from hermes_decl._logging import get_logger
+from hermes_decl.hosts.default import default_host
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import AppDef, Declaration
 from hermes_decl.models.common import OS_NAMES
 from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
-from hermes_decl.resolver.host import Host
-from hermes_decl.resolver.live_host import default_host
 from hermes_decl.resolver.liveness import Endpoint, NoEndpoint, NoEndpointCode, read_endpoint
 from hermes_decl.resolver.probe import DEFAULT_DEADLINE_S, ProbeOutcome, ProbeResult
 from hermes_decl.resolver.probe import probe as send_initialize
