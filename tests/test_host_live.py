@@ -335,3 +335,13 @@ def test_the_protocol_module_still_offers_the_live_host() -> None:
     assert seam.default_host() is default_host()
     with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
         _ = seam.Nothing
+
+
+def test_host_or_default_keeps_a_given_host_and_means_the_live_one_for_none() -> None:
+    from hermes_decl.hosts.default import host_or_default
+    from hermes_decl.hosts.rooted import RootedHost
+
+    given = RootedHost("/nonexistent-root")
+    assert host_or_default(given) is given
+    assert host_or_default(None) is default_host()
+    assert isinstance(host_or_default(None), LiveHost)
