@@ -14,11 +14,11 @@ from typing import Any
 from hermes_decl import verdict_cache
 from hermes_decl._logging import get_logger
 from hermes_decl.declaration import parse_declaration
+from hermes_decl.hosts.default import default_host
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import Declaration
 from hermes_decl.registry import lookup
 from hermes_decl.resolver.availability import availability
-from hermes_decl.resolver.host import Host
-from hermes_decl.resolver.live_host import default_host
 from hermes_decl.resolver.status import ConnectionCheck, Status, astatus, status
 
 __all__ = [

@@ -13,9 +13,9 @@ import threading
 import time
 from dataclasses import dataclass
 
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import Declaration
 from hermes_decl.registry import RegistryChange, subscribe
-from hermes_decl.resolver.host import Host
 
 
 @dataclass(frozen=True)

@@ -284,21 +284,32 @@ def test_windows_vendor_ids() -> None:
     assert dict(host.calls) == {"display_device_ids": 1}
 
 
+WINDOWS_ADAPTERS = {
+    "registry-unreadable": ((), "unknown"),
+    "basic-display-driver": ((r"ROOT\BasicDisplay",), "unknown"),
+    "basic-display-driver-and-amd": ((r"ROOT\BasicDisplay", r"PCI\VEN_1002&DEV_73BF"), "unknown"),
+    "basic-display-driver-and-hyper-v": (
+        (r"PCI\VEN_1414&DEV_008E", r"ROOT\BasicDisplay"),
+        "unknown",
+    ),
+    "basic-display-driver-and-nvidia": ((r"ROOT\BasicDisplay", r"PCI\VEN_10DE&DEV_2684"), "nvidia"),
+    "hyper-v-video": ((r"PCI\VEN_1414&DEV_008E",), "none"),
+    "vmware-svga": ((r"PCI\VEN_15AD&DEV_0405",), "none"),
+    "amd-and-intel": ((r"PCI\VEN_1002&DEV_744C", r"PCI\VEN_8086&DEV_A780"), "amd"),
+    "intel": ((r"PCI\VEN_8086&DEV_A780",), "intel"),
+    "nvidia": ((r"PCI\VEN_10DE&DEV_2684",), "nvidia"),
+    "five-digit-vendor-names-none": ((r"PCI\VEN_10DEF",), "unknown"),
+    "three-digit-vendor-names-none": ((r"PCI\VEN_10D",), "unknown"),
+    "empty-id": (("",), "unknown"),
+    "vendor-beyond-the-bound": (("x" * 600 + r"PCI\VEN_10DE",), "unknown"),
+    "other-vendor-and-empty-id": ((r"PCI\VEN_15AD&DEV_0405", ""), "unknown"),
+}
+"""Display adapters' ``MatchingDeviceId`` values and the class they make; an id that names no
+vendor (the basic display driver's, or a malformed one) cannot tell, so it never reads none."""
+
+
 @pytest.mark.parametrize(
-    ("device_ids", "expected"),
-    [
-        ((), "unknown"),
-        ((r"ROOT\BasicDisplay",), "none"),
-        ((r"PCI\VEN_1414&DEV_008E",), "none"),  # Hyper-V video
-        ((r"PCI\VEN_15AD&DEV_0405",), "none"),  # VMware SVGA
-        ((r"PCI\VEN_1002&DEV_744C", r"PCI\VEN_8086&DEV_A780"), "amd"),
-        ((r"PCI\VEN_8086&DEV_A780",), "intel"),
-        ((r"PCI\VEN_10DEF",), "none"),  # five digits: not a vendor id
-        ((r"PCI\VEN_10DE&DEV_2684",), "nvidia"),
-        ((r"PCI\VEN_10D",), "none"),
-        (("",), "none"),
-        (("x" * 600 + r"PCI\VEN_10DE",), "none"),  # beyond the bound
-    ],
+    ("device_ids", "expected"), WINDOWS_ADAPTERS.values(), ids=list(WINDOWS_ADAPTERS)
 )
 def test_windows_table(device_ids: tuple[str, ...], expected: str) -> None:
     host = FakeHost("win32")

@@ -261,14 +261,30 @@ def test_the_host_seam_imports_in_any_order(first: str) -> None:
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
-def test_the_protocol_module_imports_no_implementation() -> None:
+@pytest.mark.parametrize(
+    ("module", "expected"),
+    [
+        ("hermes_decl.hosts.protocol", ["hermes_decl.hosts", "hermes_decl.hosts.protocol"]),
+        (
+            "hermes_decl.resolver.host",
+            [
+                "hermes_decl.hosts",
+                "hermes_decl.hosts.protocol",
+                "hermes_decl.resolver",
+                "hermes_decl.resolver.host",
+            ],
+        ),
+    ],
+    ids=["new-path", "old-path"],
+)
+def test_the_protocol_module_imports_no_implementation(module: str, expected: list[str]) -> None:
     import subprocess
 
     code = (
         "import sys\n"
-        "import hermes_decl.resolver.host\n"
+        f"import {module}\n"
         "loaded = sorted(m for m in sys.modules if m.startswith('hermes_decl.'))\n"
-        "assert loaded == ['hermes_decl.resolver', 'hermes_decl.resolver.host'], loaded\n"
+        f"assert loaded == {expected!r}, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
@@ -319,3 +335,13 @@ def test_the_protocol_module_still_offers_the_live_host() -> None:
     assert seam.default_host() is default_host()
     with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
         _ = seam.Nothing
+
+
+def test_host_or_default_keeps_a_given_host_and_means_the_live_one_for_none() -> None:
+    from hermes_decl.hosts.default import host_or_default
+    from hermes_decl.hosts.rooted import RootedHost
+
+    given = RootedHost("/nonexistent-root")
+    assert host_or_default(given) is given
+    assert host_or_default(None) is default_host()
+    assert isinstance(host_or_default(None), LiveHost)

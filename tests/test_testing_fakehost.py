@@ -409,7 +409,10 @@ def test_every_protocol_call_is_counted_and_logged(os_family: OsFamily) -> None:
 
 def test_every_protocol_method_is_counted() -> None:
     protocol_methods = {
-        name for name, value in vars(Host).items() if callable(value) and not name.startswith("_")
+        name
+        for protocol in Host.__mro__
+        for name, value in vars(protocol).items()
+        if callable(value) and not name.startswith("_")
     }
     assert protocol_methods == {
         "getenv",
@@ -511,3 +514,32 @@ def test_interactive_session(
 ) -> None:
     host = FakeHost(os_family, env=env, interactive_session=given)
     assert host.interactive_session() is expected
+
+
+def test_the_facets_make_up_the_whole_protocol_without_overlap() -> None:
+    from hermes_decl.hosts.protocol import (
+        HostEnvironment,
+        HostFiles,
+        HostHardware,
+        HostProcesses,
+        HostRegistry,
+    )
+
+    facets = (HostFiles, HostEnvironment, HostProcesses, HostRegistry, HostHardware)
+    by_facet = {
+        facet.__name__: sorted(
+            name for name, value in vars(facet).items() if callable(value) and name[0] != "_"
+        )
+        for facet in facets
+    }
+    assert by_facet == {
+        "HostFiles": ["file_mtime", "is_dir", "is_file", "list_dir", "read_file"],
+        "HostEnvironment": ["getenv", "home", "user_home", "which"],
+        "HostProcesses": ["interactive_session", "own_process", "process_alive", "process_info"],
+        "HostRegistry": ["display_device_ids", "uninstall_entries"],
+        "HostHardware": ["native_machine", "os_version"],
+    }
+    assert Host.__mro__[1:6] == facets
+    host = FakeHost()
+    assert all(isinstance(host, facet) for facet in facets)
+    assert not isinstance(object(), HostFiles)

@@ -22,9 +22,9 @@ from hermes_decl.cli.output import Output
 
 if TYPE_CHECKING:
     from hermes_decl.errors import DeclarationError
+    from hermes_decl.hosts.protocol import Host
     from hermes_decl.models import Declaration, OsFamily
     from hermes_decl.resolver.availability import Availability
-    from hermes_decl.resolver.host import Host
     from hermes_decl.resolver.overrides import UserOverrides
     from hermes_decl.resolver.status import Status
 
@@ -143,7 +143,7 @@ def _explain_overrides(host: Host | None, os_family: OsFamily | None) -> UserOve
     explain prints an invalid file's problems itself; the library's warning about it goes to the
     ``hermes_decl`` logger, which the command line leaves unconfigured (its ``NullHandler``).
     """
-    from hermes_decl.resolver.live_host import default_host
+    from hermes_decl.hosts.default import default_host
     from hermes_decl.resolver.overrides import user_overrides
 
     live = host if host is not None else default_host()
@@ -161,8 +161,8 @@ def _overrides_json(overrides: UserOverrides | None) -> dict[str, Any] | None:
 
 def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
     from hermes_decl.errors import DeclarationError
+    from hermes_decl.hosts.snapshot import load_snapshot_file
     from hermes_decl.resolver.availability import availability
-    from hermes_decl.snapshot import load_snapshot_file
 
     loaded: list[tuple[str, dict[str, Declaration]]] = []
     failures: list[DeclarationError] = []

@@ -20,9 +20,9 @@ from typing import TextIO
 from hermes_decl.cli.command import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 from hermes_decl.cli.output import say, say_problems
 from hermes_decl.errors import DeclarationError, Issue
+from hermes_decl.hosts.live import LiveHost
 from hermes_decl.models import OsFamily
 from hermes_decl.overrides_text import check_override, parse_overrides, with_override
-from hermes_decl.resolver.live_host import LiveHost
 from hermes_decl.resolver.overrides import MAX_OVERRIDES_BYTES, OVERRIDES_ENV, overrides_path
 
 _NOT_UTF8 = "must be UTF-8 text to be edited (save it as UTF-8, then try again)"

@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
+from hermes_decl.hosts.pathsearch import find_in_folder
+from hermes_decl.hosts.protocol import Host, UninstallEntries, UninstallEntry
 from hermes_decl.models import (
     KIND_LOCATIONS,
     AppDef,
@@ -25,10 +27,8 @@ from hermes_decl.models import (
 )
 from hermes_decl.models.rules import starts_with_two_separators
 from hermes_decl.resolver.expand import expand, join, normalise, unsafe_reason
-from hermes_decl.resolver.host import Host, UninstallEntries, UninstallEntry
 from hermes_decl.resolver.known_dirs import known_dirs
 from hermes_decl.resolver.matching import search_pattern
-from hermes_decl.resolver.pathsearch import find_in_folder
 
 Outcome = Literal["present", "absent", "no_match", "incomplete", "refused"]
 

@@ -6,13 +6,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from hermes_decl.hosts.default import default_host
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, InstallHint, OsFamily
 from hermes_decl.models.common import OS_NAMES
 from hermes_decl.resolver.app import Candidate, Lookup, locate
 from hermes_decl.resolver.found_version import read_version
 from hermes_decl.resolver.gpu import GpuClass, gpu_class
-from hermes_decl.resolver.host import Host
-from hermes_decl.resolver.live_host import default_host
 from hermes_decl.resolver.overrides import user_overrides
 from hermes_decl.versions import compare_versions, satisfies, version_key
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OsFamily
 from hermes_decl.models.path_atoms import posix_variable, tilde, windows_variable
 from hermes_decl.models.rules import (
@@ -20,7 +21,6 @@ from hermes_decl.models.rules import (
     has_parent_segment,
     starts_with_two_separators,
 )
-from hermes_decl.resolver.host import Host
 
 _TILDE = re.compile(tilde(r"\Z", user_group=True, keep_separator=True))
 _POSIX_VARIABLE = re.compile(posix_variable(name_groups=True))

@@ -10,10 +10,10 @@ import io
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from hermes_decl.hosts.protocol import Host, UninstallEntries, UninstallEntry
 from hermes_decl.models import AppDef, OsFamily
 from hermes_decl.resolver.app import Candidate, Lookup
 from hermes_decl.resolver.expand import join
-from hermes_decl.resolver.host import Host, UninstallEntries, UninstallEntry
 from hermes_decl.resolver.readers import MAX_PLIST_BYTES, pe_file_version, plist_version
 
 

@@ -16,10 +16,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from enum import Enum
 
-from hermes_decl.resolver.host import Host
+from hermes_decl.hosts.default import host_or_default
+from hermes_decl.hosts.machine import normalise_machine
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.resolver.listing import listed_names
-from hermes_decl.resolver.live_host import default_host
-from hermes_decl.resolver.native_machine import normalise_machine
 
 MAX_DEVICES = 16_384
 """At most this many PCI functions, DRM cards or Windows adapters are examined.
@@ -71,11 +71,10 @@ _HEX_ID = re.compile(r"(?:0x)?([0-9a-f]{1,8})", re.IGNORECASE)
 def gpu_class(host: Host | None = None) -> GpuClass:
     """The host's GPU class: nvidia, amd, intel, apple_silicon, none or unknown.
 
-    ``host=None`` means the live host (``live_host.default_host()``, one per process). The
+    ``host=None`` means the live host (``hosts.default.default_host()``, one per process). The
     answer is cached per host object; ``clear_gpu_cache()`` forgets every cached answer.
     """
-    if host is None:
-        host = default_host()
+    host = host_or_default(host)
     cached = _CACHE.get(host)
     if cached is not None:
         return cached
@@ -111,9 +110,11 @@ def _windows_gpu_class(host: Host) -> GpuClass:
     """From the display adapters' ``VEN_xxxx``.
 
     No adapter id at all means the registry could not be read (Windows always lists at least the
-    basic display adapter): ``unknown``. Adapters read but none of a known vendor: ``none``. A
-    list the host cut (``truncated``) or longer than ``MAX_DEVICES`` is partial: ``unknown``
-    unless an NVIDIA adapter was seen.
+    basic display adapter): ``unknown``. Adapters read, every one naming a vendor, none of them
+    a known one: ``none``. An adapter whose id names no vendor (``ROOT\\BasicDisplay``: a GPU
+    driven by Windows' basic display driver, which may be an NVIDIA one) is unreadable, and a
+    list the host cut (``truncated``) or longer than ``MAX_DEVICES`` is partial: either way the
+    answer is ``unknown`` unless an NVIDIA adapter was seen.
     """
     all_ids = host.display_device_ids()
     partial = len(all_ids) > MAX_DEVICES or getattr(all_ids, "truncated", False) is True
@@ -121,15 +122,18 @@ def _windows_gpu_class(host: Host) -> GpuClass:
     if not device_ids:
         return GpuClass.UNKNOWN
     found: set[GpuClass] = set()
+    unreadable = False
     for device_id in device_ids:
         match = _WINDOWS_VENDOR.search(device_id[:MAX_DEVICE_ID_CHARS])
-        if match is not None:
-            vendor = PCI_VENDORS.get(int(match.group(1), 16))
-            if vendor is not None:
-                found.add(vendor)
+        if match is None:
+            unreadable = True
+            continue
+        vendor = PCI_VENDORS.get(int(match.group(1), 16))
+        if vendor is not None:
+            found.add(vendor)
     best = best_vendor(found)
-    if partial and best is not GpuClass.NVIDIA:
-        return GpuClass.UNKNOWN  # the adapters not examined may include an NVIDIA one
+    if (partial or unreadable) and best is not GpuClass.NVIDIA:
+        return GpuClass.UNKNOWN  # an adapter not examined, or not readable, may be an NVIDIA one
     return best or GpuClass.NONE
 
 

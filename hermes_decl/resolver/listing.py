@@ -1,11 +1,11 @@
 """Reading directory listings: the bound, and the one place the resolver checks listed names.
 
-A host's ``list_dir`` returns entry names; a host that stops listing at a bound returns a
-``host.Listing`` with ``truncated=True``, so the resolver can say in its trace that a place may
-hold more than it saw, instead of reading a cut listing as complete. The resolver reads every
-listing through ``listed_names``, which re-checks each name the host gave (it did not write
-them): a name with a separator, ``.``, ``..``, a NUL or, for Windows, a drive colon or a device
-name, is never joined onto a path.
+A host's ``list_dir`` returns entry names; a host that stops listing at a bound (the protocol's
+``MAX_DIR_ENTRIES``) returns a ``Listing`` with ``truncated=True``, so the resolver can say in its
+trace that a place may hold more than it saw, instead of reading a cut listing as complete. The
+resolver reads every listing through ``listed_names``, which re-checks each name the host gave
+(it did not write them): a name with a separator, ``.``, ``..``, a NUL or, for Windows, a drive
+colon or a device name, is never joined onto a path.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
 
+from hermes_decl.hosts.protocol import MAX_DIR_ENTRIES
 from hermes_decl.models import OsFamily
 from hermes_decl.models.rules import windows_device_name
 
 if TYPE_CHECKING:
-    from hermes_decl.resolver.host import Host
+    from hermes_decl.hosts.protocol import Host
 
-MAX_DIR_ENTRIES = 100_000
-"""The most entry names of one directory that a host lists and the resolver reads."""
+__all__ = ["MAX_DIR_ENTRIES", "Listed", "is_plain_name", "listed_names"]
 
 
 @dataclass(frozen=True)

@@ -38,10 +38,10 @@ from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
 from hermes_decl._logging import get_logger
+from hermes_decl.hosts.default import default_host
+from hermes_decl.hosts.protocol import MAX_PID, Host
 from hermes_decl.models import AppDef
 from hermes_decl.resolver.expand import expand
-from hermes_decl.resolver.host import Host
-from hermes_decl.resolver.live_host import MAX_PID, default_host
 
 __all__ = [
     "LOOPBACK_HOSTS",

@@ -1,161 +1,31 @@
-"""A macOS process's owner and start time, and whether this process runs in the Aqua session.
-
-The live calls are ``kill(pid, 0)``, ``proc_pidinfo(PROC_PIDTBSDINFO)`` (``struct proc_bsdinfo``:
-owner and start time) from libSystem and ``SessionGetInfo`` from the Security framework, through
-``ctypes``. They sit behind ``DarwinApi`` so the decisions and the struct parsing are tested on
-every OS; nothing here starts a process or loads anything but system libraries.
-"""
+"""Where the macOS process checks used to live; they are in ``hermes_decl.hosts.live.macos``."""
 
 from __future__ import annotations
 
-import struct
 import sys
-from collections.abc import Callable
-from typing import Protocol
 
-from hermes_decl.resolver.host import ProcessInfo
+from hermes_decl.hosts.live.macos import (
+    BSD_INFO_SIZE,
+    PROC_PIDTBSDINFO,
+    SESSION_HAS_GRAPHIC_ACCESS,
+    DarwinApi,
+    darwin_interactive_session,
+    darwin_process_info,
+    parse_bsd_info,
+)
+from hermes_decl.hosts.protocol import ProcessInfo
+
+if sys.platform == "darwin":
+    from hermes_decl.hosts.live.macos import LibSystem as LibSystem
+    from hermes_decl.hosts.live.macos import live_darwin_api as live_darwin_api
 
 __all__ = [
     "BSD_INFO_SIZE",
+    "PROC_PIDTBSDINFO",
     "SESSION_HAS_GRAPHIC_ACCESS",
     "DarwinApi",
+    "ProcessInfo",
     "darwin_interactive_session",
     "darwin_process_info",
     "parse_bsd_info",
 ]
-
-PROC_PIDTBSDINFO = 3
-"""The ``proc_pidinfo`` flavor that fills a ``struct proc_bsdinfo``."""
-
-BSD_INFO_SIZE = 136
-"""``sizeof(struct proc_bsdinfo)``: 12 32-bit fields, two names (16 and 32 bytes), 6 more 32-bit
-fields, then the start time as two 64-bit fields."""
-
-_BSD_INFO = struct.Struct("=12I16s32s5Ii2Q")
-"""``struct proc_bsdinfo`` as laid out by the kernel (native byte order, no padding needed)."""
-
-SESSION_HAS_GRAPHIC_ACCESS = 0x0010
-"""``sessionHasGraphicAccess``: the security session can draw on the console (Aqua)."""
-
-
-class DarwinApi(Protocol):
-    """The system calls the checks need; each answers None when the call fails."""
-
-    def bsd_info(self, pid: int) -> bytes | None:
-        """The ``struct proc_bsdinfo`` bytes of a process, or None."""
-        ...
-
-    def session_attributes(self) -> int | None:
-        """This process's security session attribute bits (``SessionGetInfo``), or None."""
-        ...
-
-
-def parse_bsd_info(data: bytes, pid: int) -> tuple[int, float] | None:
-    """The effective user id and start time (seconds since the epoch) in a ``proc_bsdinfo``.
-
-    None when the bytes are too short, describe another process, or hold an impossible time.
-    """
-    if len(data) < BSD_INFO_SIZE:
-        return None
-    fields = _BSD_INFO.unpack_from(data)
-    found_pid, uid = fields[3], fields[5]
-    seconds, microseconds = fields[-2], fields[-1]
-    if found_pid != pid or microseconds >= 1_000_000 or seconds >= 1 << 40:
-        return None
-    return uid, seconds + microseconds / 1_000_000
-
-
-def darwin_process_info(
-    pid: int, api: DarwinApi | None, kill: Callable[[int, int], None], own_uid: int
-) -> ProcessInfo | None:
-    """Who owns process ``pid`` and when it started; None when there is no such process.
-
-    ``kill(pid, 0)`` answers first: no such process, or ``EPERM``, which (unless this process is
-    root) means it belongs to another user. The owner then comes from ``proc_bsdinfo``; when
-    that cannot be read, a process ``kill`` may signal without root privileges is this user's.
-    """
-    try:
-        kill(pid, 0)
-    except ProcessLookupError:
-        return None
-    except PermissionError:
-        return ProcessInfo(user=None, started=None)  # another user's; its owner is not needed
-    except (OSError, ValueError, OverflowError):
-        return None
-    try:
-        data = api.bsd_info(pid) if api is not None else None
-    except (OSError, ValueError, TypeError):
-        data = None
-    parsed = parse_bsd_info(data, pid) if data is not None else None
-    if parsed is not None:
-        uid, started = parsed
-        return ProcessInfo(user=str(uid), started=started)
-    return ProcessInfo(user=None if own_uid == 0 else str(own_uid), started=None)
-
-
-def darwin_interactive_session(
-    attributes: int | None, console_uid: int | None, own_uid: int
-) -> bool | None:
-    """Whether this process runs in the Aqua session of the user logged in at the console.
-
-    ``attributes`` are this process's security session bits (None when unreadable);
-    ``console_uid`` owns ``/dev/console`` (the console user; root at the login window).
-    None when neither can be read.
-    """
-    if attributes is None and console_uid is None:
-        return None
-    if attributes is not None and not attributes & SESSION_HAS_GRAPHIC_ACCESS:
-        return False
-    return console_uid is None or console_uid == own_uid
-
-
-if sys.platform == "darwin":
-    import ctypes
-
-    class LibSystem:
-        """``DarwinApi`` over the real libSystem and Security framework."""
-
-        def __init__(self) -> None:
-            libsystem = ctypes.CDLL("/usr/lib/libSystem.B.dylib", use_errno=True)
-            self._pidinfo = libsystem.proc_pidinfo
-            self._pidinfo.argtypes = (
-                ctypes.c_int,
-                ctypes.c_int,
-                ctypes.c_uint64,
-                ctypes.c_void_p,
-                ctypes.c_int,
-            )
-            self._pidinfo.restype = ctypes.c_int
-
-        def bsd_info(self, pid: int) -> bytes | None:
-            """``proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, buffer, BSD_INFO_SIZE)``, or None."""
-            buffer = ctypes.create_string_buffer(BSD_INFO_SIZE)
-            filled = self._pidinfo(pid, PROC_PIDTBSDINFO, 0, buffer, BSD_INFO_SIZE)
-            return buffer.raw if filled == BSD_INFO_SIZE else None
-
-        def session_attributes(self) -> int | None:
-            """``SessionGetInfo(callerSecuritySession, …)``'s attribute bits, or None."""
-            try:
-                security = ctypes.CDLL(
-                    "/System/Library/Frameworks/Security.framework/Security", use_errno=True
-                )
-                get_info = security.SessionGetInfo
-            except (OSError, AttributeError):
-                return None
-            get_info.argtypes = (
-                ctypes.c_uint32,
-                ctypes.POINTER(ctypes.c_uint32),
-                ctypes.POINTER(ctypes.c_uint32),
-            )
-            get_info.restype = ctypes.c_int32
-            session_id, attributes = ctypes.c_uint32(), ctypes.c_uint32()
-            caller_session = 0xFFFFFFFF  # callerSecuritySession, (SecuritySessionId)-1
-            status = get_info(caller_session, ctypes.byref(session_id), ctypes.byref(attributes))
-            return int(attributes.value) if status == 0 else None
-
-    def live_darwin_api() -> DarwinApi | None:
-        """The real ``DarwinApi``, or None when libSystem cannot be loaded."""
-        try:
-            return LibSystem()
-        except (OSError, AttributeError):
-            return None

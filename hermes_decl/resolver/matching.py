@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.expand import join, normalise
-from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.listing import listed_names
 from hermes_decl.versions import version_key
 

@@ -18,10 +18,10 @@ from types import MappingProxyType
 
 from hermes_decl._logging import get_logger
 from hermes_decl.errors import DeclarationError, Issue
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import LocationSpec, OsFamily
 from hermes_decl.models.override_locations import ServerOverrides
 from hermes_decl.resolver.expand import expand, join, normalise, unsafe_reason
-from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.known_dirs import config_dir
 
 logger = get_logger(__name__)

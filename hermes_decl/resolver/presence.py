@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import Declaration
-from hermes_decl.resolver.host import Host
 from hermes_decl.resolver.status import Status, StatusState, status
 
 

@@ -1,97 +1,23 @@
-"""A Linux process's owner and start time, read from ``/proc`` through a bounded file reader.
-
-The owner is the effective user id on the ``Uid:`` line of ``/proc/<pid>/status`` (the owner of
-``/proc/<pid>`` itself reads as root for a process that made itself non-dumpable, so the status
-file is the one that cannot be fooled that way). The start time is field 22 of
-``/proc/<pid>/stat`` (clock ticks after boot) added to the boot time, which is the wall clock
-less ``/proc/uptime`` (``btime`` of ``/proc/stat`` is whole seconds and sits after a line that
-grows with the machine's interrupts). The parsers take bytes and never raise, so they are tested
-on every OS.
-"""
+"""Where the ``/proc`` readers used to live; they are in ``hermes_decl.hosts.live.linux``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from hermes_decl.resolver.host import ProcessInfo
+from hermes_decl.hosts.live.linux import (
+    MAX_FIELD_DIGITS,
+    MAX_PROC_FILE_BYTES,
+    effective_uid,
+    linux_process_info,
+    start_ticks,
+    uptime,
+)
+from hermes_decl.hosts.protocol import ProcessInfo
 
 __all__ = [
+    "MAX_FIELD_DIGITS",
     "MAX_PROC_FILE_BYTES",
+    "ProcessInfo",
     "effective_uid",
     "linux_process_info",
     "start_ticks",
     "uptime",
 ]
-
-MAX_PROC_FILE_BYTES = 64 * 1024
-"""At most this much of one ``/proc`` file is read."""
-
-MAX_FIELD_DIGITS = 20
-"""A numeric field longer than this is not believed."""
-
-_START_TIME_FIELD = 22
-"""``starttime`` in proc(5)'s numbering of ``/proc/<pid>/stat`` fields (the first is 1)."""
-
-
-def _number(text: bytes) -> int | None:
-    """A non-negative decimal number of at most ``MAX_FIELD_DIGITS`` ASCII digits, or None."""
-    if not text or len(text) > MAX_FIELD_DIGITS or not text.isdigit():
-        return None
-    return int(text)
-
-
-def effective_uid(status: bytes) -> int | None:
-    """The effective user id from a ``/proc/<pid>/status`` file, or None when unreadable."""
-    for line in status.split(b"\n"):
-        if line.startswith(b"Uid:"):
-            fields = line[4:].split()
-            return _number(fields[1]) if len(fields) == 4 else None
-    return None
-
-
-def start_ticks(stat: bytes) -> int | None:
-    """Field 22 (``starttime``, clock ticks after boot) of a ``/proc/<pid>/stat`` file, or None.
-
-    The command name (field 2) is in parentheses and may itself hold spaces and parentheses, so
-    the fields are counted after its last ``)``.
-    """
-    end_of_name = stat.rfind(b")")
-    if end_of_name < 0:
-        return None
-    fields = stat[end_of_name + 1 :].split()
-    index = _START_TIME_FIELD - 3  # the fields after the name start at field 3
-    return _number(fields[index]) if len(fields) > index else None
-
-
-def uptime(proc_uptime: bytes) -> float | None:
-    """Seconds since boot, the first field of ``/proc/uptime`` (``12345.67 54321.00``), or None."""
-    fields = proc_uptime.split()
-    if not fields:
-        return None
-    whole, dot, fraction = fields[0].partition(b".")
-    seconds = _number(whole)
-    if seconds is None or (dot and _number(fraction) is None):
-        return None
-    return float(fields[0])
-
-
-def linux_process_info(
-    pid: int, read: Callable[[str, int], bytes | None], ticks_per_second: int, now: float
-) -> ProcessInfo | None:
-    """The owner and start time of process ``pid``; None when ``/proc`` has no such process.
-
-    ``read(path, size)`` reads at most ``size`` bytes of a regular file (None when it cannot);
-    ``now`` is the wall clock, in seconds since the epoch.
-    """
-    status = read(f"/proc/{pid}/status", MAX_PROC_FILE_BYTES)
-    if status is None:
-        return None
-    uid = effective_uid(status)
-    started: float | None = None
-    stat = read(f"/proc/{pid}/stat", MAX_PROC_FILE_BYTES)
-    since_boot = read("/proc/uptime", MAX_PROC_FILE_BYTES)
-    ticks = start_ticks(stat) if stat is not None else None
-    up = uptime(since_boot) if since_boot is not None else None
-    if ticks is not None and up is not None and ticks_per_second > 0:
-        started = now - up + ticks / ticks_per_second
-    return ProcessInfo(user=None if uid is None else str(uid), started=started)

@@ -48,10 +48,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hermes_decl._logging import get_logger
+from hermes_decl.hosts.default import default_host
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import Declaration
 from hermes_decl.resolver.aprobe import aprobe
-from hermes_decl.resolver.host import Host
-from hermes_decl.resolver.live_host import default_host
 from hermes_decl.resolver.probe import DEFAULT_DEADLINE_S, ProbeResult
 from hermes_decl.resolver.probe import probe as send_initialize
 from hermes_decl.resolver.status_decision import Decision, ProbeEndpoint, decide

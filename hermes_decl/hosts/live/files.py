@@ -1,0 +1,155 @@
+"""The file primitives every live host shares: stat, list, bounded reads, links. Never raise.
+
+They are module functions so ``RootedHost`` reuses them on the real paths its tree maps to.
+A path that is not absolute on this machine is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+
+from hermes_decl._regular_file import open_regular
+from hermes_decl.hosts.protocol import MAX_DIR_ENTRIES, Listing
+
+__all__ = [
+    "READ_CHUNK",
+    "file_modified",
+    "is_absolute_here",
+    "list_dir_names",
+    "path_is_dir",
+    "path_is_file",
+    "read_link",
+    "read_regular_file",
+]
+
+READ_CHUNK = 1 << 20
+"""``read_file`` reads in chunks of at most this many bytes, so a huge ``size`` costs nothing."""
+
+_PATH_ERRORS = (OSError, ValueError, OverflowError)
+"""What the os module raises for a path it cannot use: missing, denied, NUL byte, too long."""
+
+
+def is_absolute_here(path: str) -> bool:
+    """Whether ``path`` is absolute on this machine; a relative one is never touched.
+
+    A relative path would be resolved against the current directory, which no declaration means
+    (a ``C:\\x`` asked about on Linux, say, when ``os_family`` is forced).
+    """
+    if sys.platform == "win32":
+        drive, rest = os.path.splitdrive(path)
+        return len(drive) == 2 and rest[:1] in ("\\", "/")
+    else:
+        return path.startswith("/")
+
+
+def path_is_file(path: str) -> bool:
+    """Whether ``path`` is a regular file, symlinks followed; never raises."""
+    if not is_absolute_here(path):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except _PATH_ERRORS:
+        return False
+
+
+def path_is_dir(path: str) -> bool:
+    """Whether ``path`` is a directory, symlinks followed; never raises."""
+    if not is_absolute_here(path):
+        return False
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except _PATH_ERRORS:
+        return False
+
+
+def list_dir_names(path: str, limit: int = MAX_DIR_ENTRIES) -> Listing:
+    """Up to ``limit`` entry names of a directory, sorted; empty when it cannot be listed.
+
+    When the directory holds more, the first ``limit`` names the OS yields come back marked
+    ``truncated``. On POSIX a name that is not valid UTF-8 comes back surrogate-escaped (as
+    ``os.listdir`` gives it) and still works as a path component for the other primitives.
+    """
+    names: list[str] = []
+    truncated = False
+    if not is_absolute_here(path):
+        return Listing()
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if len(names) >= limit:
+                    truncated = True
+                    break
+                names.append(entry.name)
+    except _PATH_ERRORS:
+        return Listing()
+    return Listing(sorted(names), truncated=truncated)
+
+
+def read_regular_file(path: str, size: int, offset: int = 0) -> bytes | None:
+    """At most ``size`` bytes from ``offset`` of a regular file; None otherwise. Never raises.
+
+    The path is stat'ed first, so a device or a FIFO is normally never even opened; as the path
+    may be swapped after that check, the open itself never blocks and never takes a terminal
+    (``open_regular``), and the open descriptor is fstat'ed: anything but a regular file is
+    refused before a single byte is read. Files whose reported size is zero (``/proc``) are
+    still read, up to ``size`` bytes.
+    """
+    if size < 0 or offset < 0:
+        return None
+    if not path_is_file(path):
+        return None
+    try:
+        fd = open_regular(path)
+    except _PATH_ERRORS:
+        return None
+    try:
+        return _read_at(fd, size, offset)
+    except _PATH_ERRORS:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read_at(fd: int, size: int, offset: int) -> bytes:
+    """Up to ``size`` bytes of ``fd`` from ``offset``, in bounded chunks, stopping at the end."""
+    chunks: list[bytes] = []
+    remaining = size
+    if sys.platform == "win32":
+        os.lseek(fd, offset, os.SEEK_SET)
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, READ_CHUNK))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    else:
+        position = offset
+        while remaining > 0:
+            chunk = os.pread(fd, min(remaining, READ_CHUNK), position)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+            position += len(chunk)
+    return b"".join(chunks)
+
+
+def file_modified(path: str) -> float | None:
+    """When a regular file was last modified (seconds since the epoch, links followed), or None."""
+    if not is_absolute_here(path):
+        return None
+    try:
+        found = os.stat(path)
+    except _PATH_ERRORS:
+        return None
+    return found.st_mtime if stat.S_ISREG(found.st_mode) else None
+
+
+def read_link(path: str) -> str | None:
+    """The target text of a symbolic link, or None when ``path`` is not one (or is unreadable)."""
+    try:
+        return os.readlink(path)
+    except _PATH_ERRORS:
+        return None

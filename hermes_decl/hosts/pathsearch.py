@@ -1,0 +1,155 @@
+"""PATH lookup as a pure function, so every host (live, rooted, fake) finds commands the same way.
+
+The only thing it asks of the machine is whether a candidate is a regular file, through the
+``is_file`` callable the host passes in.
+"""
+
+from __future__ import annotations
+
+import ntpath
+import posixpath
+from collections.abc import Callable, Iterator
+
+from hermes_decl.models import OsFamily
+from hermes_decl.models.rules import device_segment, windows_device_name
+
+DEFAULT_PATHEXT = ".COM;.EXE;.BAT;.CMD"
+"""The extensions tried on Windows when ``PATHEXT`` is unset or empty."""
+
+MAX_PATH_ENTRIES = 1024
+"""At most this many PATH entries are searched; a longer PATH is cut (it is surely broken)."""
+
+MAX_PATHEXT_ENTRIES = 64
+"""At most this many PATHEXT extensions are tried."""
+
+
+def search_path(
+    name: str,
+    *,
+    os_family: OsFamily | None,
+    path: str | None,
+    pathext: str | None = None,
+    is_file: Callable[[str], bool],
+) -> str | None:
+    """The first regular file named ``name`` in the directories of ``path``, or None.
+
+    ``path`` is the PATH value, split with the OS's separator (``;`` on win32, ``:`` elsewhere;
+    an OS family of None, one that is none of the three, follows POSIX rules).
+    Empty and relative entries are skipped, so the current directory is never searched; on win32
+    quoted entries are unquoted and UNC or device entries, and entries with a segment Windows
+    opens as a device (``C:\\CON``), are skipped. A ``name`` that contains a path separator (or,
+    on win32, a drive or a device name such as ``nul``) is never searched. On win32 a
+    name that already ends in a ``pathext`` extension (case-insensitively) is looked up as is;
+    any other name gets each extension appended in order, as ``shutil.which`` does.
+    """
+    if not _is_searchable_name(name, os_family):
+        return None
+    file_names = _file_names(name, os_family, pathext)
+    for directory in _path_dirs(path, os_family):
+        found = _first_file(directory, file_names, os_family, is_file)
+        if found is not None:
+            return found
+    return None
+
+
+def find_in_folder(
+    name: str,
+    folder: str,
+    *,
+    os_family: OsFamily | None,
+    pathext: str | None = None,
+    is_file: Callable[[str], bool],
+) -> str | None:
+    """The regular file ``name`` in one folder (each PATHEXT extension on win32), or None.
+
+    The same rules as ``search_path`` for one folder given as is (not split like a PATH value).
+    """
+    if not _is_searchable_name(name, os_family) or _usable_dir(folder, os_family) is None:
+        return None
+    return _first_file(folder, _file_names(name, os_family, pathext), os_family, is_file)
+
+
+def _first_file(
+    directory: str,
+    file_names: tuple[str, ...],
+    os_family: OsFamily | None,
+    is_file: Callable[[str], bool],
+) -> str | None:
+    join = ntpath.join if os_family == "win32" else posixpath.join
+    for file_name in file_names:
+        candidate = join(directory, file_name)
+        if is_file(candidate):
+            return candidate
+    return None
+
+
+def _is_searchable_name(name: str, os_family: OsFamily | None) -> bool:
+    """Whether ``name`` is a bare command name (no separator, no drive, no device, nothing odd)."""
+    if not name or name in (".", "..") or "\0" in name or "/" in name:
+        return False
+    return not (os_family == "win32" and ("\\" in name or ":" in name or windows_device_name(name)))
+
+
+def _file_names(name: str, os_family: OsFamily | None, pathext: str | None) -> tuple[str, ...]:
+    """The file names to look for in each directory, in order."""
+    if os_family != "win32":
+        return (name,)
+    extensions = _pathext(pathext)
+    lowered = name.lower()
+    if any(lowered.endswith(extension.lower()) for extension in extensions):
+        return (name,)
+    return tuple(name + extension for extension in extensions)
+
+
+def _pathext(pathext: str | None) -> tuple[str, ...]:
+    """PATHEXT's extensions, each starting with a dot, duplicates (ignoring case) dropped."""
+    seen: set[str] = set()
+    extensions: list[str] = []
+    for raw in (pathext or "").split(";"):
+        extension = raw.strip()
+        if not extension or any(sep in extension for sep in "/\\:\0"):
+            continue
+        if not extension.startswith("."):
+            extension = "." + extension
+        if extension.lower() not in seen:
+            seen.add(extension.lower())
+            extensions.append(extension)
+        if len(extensions) >= MAX_PATHEXT_ENTRIES:
+            break
+    return tuple(extensions) if extensions else tuple(DEFAULT_PATHEXT.split(";"))
+
+
+def _path_dirs(path: str | None, os_family: OsFamily | None) -> Iterator[str]:
+    """PATH's usable directories in order, duplicates dropped."""
+    if not path:
+        return
+    separator = ";" if os_family == "win32" else ":"
+    seen: set[str] = set()
+    for raw in path.split(separator)[:MAX_PATH_ENTRIES]:
+        directory = _usable_dir(raw, os_family)
+        if directory is None:
+            continue
+        key = directory.lower() if os_family == "win32" else directory
+        if key not in seen:
+            seen.add(key)
+            yield directory
+
+
+def _usable_dir(raw: str, os_family: OsFamily | None) -> str | None:
+    """A PATH entry when it is rooted for its OS; None for empty, relative or remote entries."""
+    if "\0" in raw:
+        return None
+    if os_family != "win32":
+        return raw if raw.startswith("/") else None
+    directory = raw.strip()
+    if len(directory) >= 2 and directory.startswith('"') and directory.endswith('"'):
+        directory = directory[1:-1].strip()
+    # Only drive-rooted entries (C:\dir or C:/dir): UNC shares and \\?\ device paths are skipped.
+    drive_rooted = (
+        len(directory) >= 3
+        and directory[0].isascii()
+        and directory[0].isalpha()
+        and directory[1] == ":"
+        and directory[2] in "\\/"
+    )
+    return directory if drive_rooted and device_segment(directory) is None else None
