@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         make_status_fn,
         skill_matches_apps,
     )
+    from hermes_decl.hosts.default import use_host
     from hermes_decl.loader import (
         load_declarations_file,
         load_declarations_text,
@@ -90,6 +91,7 @@ _HOMES = {
         "hermes_decl.loader",
     ),
     **dict.fromkeys(("Availability", "availability"), "hermes_decl.resolver.availability"),
+    "use_host": "hermes_decl.hosts.default",
     **dict.fromkeys(
         ("Status", "astatus", "plugin_presence", "status"), "hermes_decl.resolver.status"
     ),
@@ -163,5 +165,6 @@ __all__ = [
     "subscribe",
     "unregister",
     "unregister_owner",
+    "use_host",
     "version_key",
 ]

@@ -22,7 +22,7 @@ from hermes_decl.hosts.protocol import (
 )
 
 if TYPE_CHECKING:
-    from hermes_decl.hosts.default import default_host
+    from hermes_decl.hosts.default import default_host, use_host
     from hermes_decl.hosts.live.host import LiveHost
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "UninstallEntries",
     "UninstallEntry",
     "default_host",
+    "use_host",
 ]
 
 
@@ -47,8 +48,8 @@ def __getattr__(name: str) -> Any:
         from hermes_decl.hosts.live.host import LiveHost
 
         return LiveHost
-    if name == "default_host":
-        from hermes_decl.hosts.default import default_host
+    if name in ("default_host", "use_host"):
+        from hermes_decl.hosts import default
 
-        return default_host
+        return getattr(default, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
