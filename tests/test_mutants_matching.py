@@ -9,7 +9,13 @@ import pytest
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.expand import Expansion, expand
-from hermes_decl.resolver.matching import StarPattern, search_pattern
+from hermes_decl.resolver.host import Listing
+from hermes_decl.resolver.matching import (
+    MAX_MATCHES,
+    MAX_SCANNED_ENTRIES,
+    StarPattern,
+    search_pattern,
+)
 from hermes_decl.testing import FakeHost
 
 STAR_TEXTS: list[tuple[str, str, str | None]] = [
@@ -29,6 +35,8 @@ STAR_TEXTS: list[tuple[str, str, str | None]] = [
     ("*x", "x", ""),
     ("x*", "y", None),
     ("x*y", "xz", None),
+    ("a*b*cb", "axcb", None),
+    ("a*b*cb", "axbcb", "x"),
 ]
 
 
@@ -39,6 +47,72 @@ STAR_TEXTS: list[tuple[str, str, str | None]] = [
 )
 def test_star_text(segment: str, name: str, expected: str | None) -> None:
     assert StarPattern(segment, ignore_case=False).star_text(name) == expected
+
+
+FOLDED_STAR_TEXTS: list[tuple[str, str, str | None]] = [
+    ("vendor *", "VENDOR 2", "2"),
+    ("A*B*", "aİb", "İ"),
+    ("İ*", "İx", "x"),
+    ("İ*", "i̇x", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("segment", "name", "expected"),
+    FOLDED_STAR_TEXTS,
+    ids=[f"{segment}~{name}" for segment, name, _ in FOLDED_STAR_TEXTS],
+)
+def test_star_text_ignoring_case(segment: str, name: str, expected: str | None) -> None:
+    """Names are folded like the segment, except where folding would change their length."""
+    assert StarPattern(segment, ignore_case=True).star_text(name) == expected
+
+
+def test_a_windows_search_is_written_with_backslashes() -> None:
+    host = FakeHost("win32").add_executable("C:\\Program Files\\Vendor App 2\\vendor.exe")
+    search = search_pattern("C:/Program Files/Vendor App */vendor.exe", "win32", host)
+    assert search.paths == ("C:\\Program Files\\Vendor App 2\\vendor.exe",)
+
+
+def test_the_match_cap_is_said_only_when_names_were_left() -> None:
+    host = FakeHost("linux")
+    for number in range(MAX_MATCHES):
+        host.add_dir(f"/store/v{number:03}")
+    assert search_pattern("/store/v*", "linux", host).cut_short == ()
+    host.add_dir("/store/zz")
+    assert search_pattern("/store/v*", "linux", host).cut_short == (
+        f"stopped at {MAX_MATCHES} matches of 'v*'",
+    )
+
+
+class ListingHost(FakeHost):
+    """A FakeHost whose ``list_dir`` answers the listings the test gives."""
+
+    def __init__(self, listings: dict[str, Listing]) -> None:
+        super().__init__("linux")
+        self.listings = listings
+
+    def list_dir(self, path: str) -> Listing:
+        super().list_dir(path)
+        return self.listings.get(path, Listing())
+
+
+FOLDERS = 10
+PER_FOLDER = 100_000
+
+
+@pytest.mark.parametrize(
+    ("extra", "cut_short"),
+    [(0, ()), (1, (f"stopped after examining {MAX_SCANNED_ENTRIES} entries",))],
+    ids=["exactly the budget", "one past the budget"],
+)
+def test_the_scan_budget_at_its_edge(extra: int, cut_short: tuple[str, ...]) -> None:
+    """The folder names count too: 10 of them, then 10 folders holding the rest of the budget."""
+    assert FOLDERS * PER_FOLDER == MAX_SCANNED_ENTRIES
+    full = Listing(f"n{number:06}" for number in range(PER_FOLDER))
+    folders = Listing(f"d{number}" for number in range(FOLDERS))
+    listings = {"/a": folders, **{f"/a/{folder}": full for folder in folders}}
+    listings["/a/d9"] = Listing(list(full)[: PER_FOLDER - FOLDERS + extra])
+    assert search_pattern("/a/*/x*", "linux", ListingHost(listings)).cut_short == cut_short
 
 
 def test_a_middle_piece_that_is_absent_matches_no_folder() -> None:
