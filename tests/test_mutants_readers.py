@@ -30,6 +30,9 @@ SECTION_FIELDS_AT = OPTIONAL_AT + OPTIONAL_SIZE + 8
 VERSION_BLOCK = BUILT[FILE_ALIGNMENT + BUILT_VERSION_BLOCK_RVA - RSRC_RVA :][
     :BUILT_VERSION_BLOCK_SIZE
 ]
+FIXED_INFO_END = 40 + 52
+"""Where VS_FIXEDFILEINFO ends in the version block: after a 6-byte header, a 32-byte key and
+2 bytes of padding, 52 bytes long."""
 SUBDIRECTORY = 0x8000_0000
 NAMES = -1
 """A root entry's target standing for RT_VERSION's names directory, wherever it lands."""
@@ -47,18 +50,30 @@ def directory(entries: list[tuple[int, int]], named: int = 0) -> bytes:
     return header + b"".join(struct.pack("<II", *entry) for entry in entries)
 
 
-def resources(root: list[tuple[int, int]], named: int = 0) -> bytes:
-    """A resource section: ``root`` (``NAMES`` for the names directory), then the version's path."""
+def resources(
+    root: list[tuple[int, int]],
+    named: int = 0,
+    *,
+    names_header: tuple[int, int, int] = (0, 0, 1),
+    version_size: int = len(VERSION_BLOCK),
+) -> bytes:
+    """A resource section: ``root`` (``NAMES`` for the names directory), then the version's path.
+
+    ``names_header`` is the names directory's MinorVersion and its counts of named and id
+    entries (it holds one entry whatever they say); ``version_size`` the data entry's Size.
+    """
     names = 16 + 8 * len(root)
     languages = names + 24
     data_entry = languages + 24
     block = data_entry + 16
     entries = [(name, SUBDIRECTORY | names if target == NAMES else target) for name, target in root]
+    names_directory = struct.pack("<IIHHHH", 0, 0, 0, *names_header)
     return (
         directory(entries, named)
-        + directory([(1, SUBDIRECTORY | languages)])
+        + names_directory
+        + struct.pack("<II", 1, SUBDIRECTORY | languages)
         + directory([(0x409, data_entry)])
-        + struct.pack("<IIII", RSRC_RVA + block, len(VERSION_BLOCK), 0, 0)
+        + struct.pack("<IIII", RSRC_RVA + block, version_size, 0, 0)
         + VERSION_BLOCK
     )
 
@@ -108,6 +123,22 @@ IMAGES: dict[str, tuple[bytes, str | None]] = {
     ),
     "RT_VERSION one past MAX_RESOURCE_TYPES ids": (
         image(resources([*OTHER_TYPES, (RT_VERSION, NAMES)])),
+        None,
+    ),
+    "a names directory counting 1 named and 65535 ids": (
+        image(resources([(RT_VERSION, NAMES)], names_header=(0, 1, 0xFFFF))),
+        VERSION,
+    ),
+    "an empty names directory, its MinorVersion set": (
+        image(resources([(RT_VERSION, NAMES)], names_header=(0x100, 0, 0))),
+        None,
+    ),
+    "a version resource that ends with its VS_FIXEDFILEINFO": (
+        image(resources([(RT_VERSION, NAMES)], version_size=FIXED_INFO_END)),
+        VERSION,
+    ),
+    "a version resource that ends a byte inside its VS_FIXEDFILEINFO": (
+        image(resources([(RT_VERSION, NAMES)], version_size=FIXED_INFO_END - 1)),
         None,
     ),
     "PointerToRawData off a sector boundary, sector alignment": (
