@@ -56,11 +56,13 @@ def resources(
     *,
     names_header: tuple[int, int, int] = (0, 0, 1),
     version_size: int = len(VERSION_BLOCK),
+    root_counts: tuple[int, int] | None = None,
 ) -> bytes:
     """A resource section: ``root`` (``NAMES`` for the names directory), then the version's path.
 
     ``names_header`` is the names directory's MinorVersion and its counts of named and id
-    entries (it holds one entry whatever they say); ``version_size`` the data entry's Size.
+    entries (it holds one entry whatever they say); ``version_size`` the data entry's Size;
+    ``root_counts`` the root's counts of named and id entries, when not those of ``root``.
     """
     names = 16 + 8 * len(root)
     languages = names + 24
@@ -68,8 +70,11 @@ def resources(
     block = data_entry + 16
     entries = [(name, SUBDIRECTORY | names if target == NAMES else target) for name, target in root]
     names_directory = struct.pack("<IIHHHH", 0, 0, 0, *names_header)
+    root_directory = directory(entries, named)
+    if root_counts is not None:
+        root_directory = patched(root_directory, 12, "<HH", *root_counts)
     return (
-        directory(entries, named)
+        root_directory
         + names_directory
         + struct.pack("<II", 1, SUBDIRECTORY | languages)
         + directory([(0x409, data_entry)])
@@ -140,6 +145,10 @@ IMAGES: dict[str, tuple[bytes, str | None]] = {
     "a version resource that ends a byte inside its VS_FIXEDFILEINFO": (
         image(resources([(RT_VERSION, NAMES)], version_size=FIXED_INFO_END - 1)),
         None,
+    ),
+    "a root counting 65535 ids, RT_VERSION among the first MAX_RESOURCE_TYPES": (
+        image(resources([*OTHER_TYPES[1:], (RT_VERSION, NAMES)], root_counts=(0, 0xFFFF))),
+        VERSION,
     ),
     "PointerToRawData off a sector boundary, sector alignment": (
         image(VERSION_ONLY, raw_at=FILE_ALIGNMENT + 0x10),
