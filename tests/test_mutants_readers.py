@@ -22,6 +22,7 @@ COFF_AT = PE_AT + 4
 OPTIONAL_AT = COFF_AT + 20
 (OPTIONAL_SIZE,) = struct.unpack_from("<H", BUILT, COFF_AT + 16)
 FILE_ALIGNMENT_AT = OPTIONAL_AT + 36
+DIRECTORY_COUNT_AT = OPTIONAL_AT + 108
 RESOURCE_DIRECTORY_AT = OPTIONAL_AT + 112 + 2 * 8
 SECTION_FIELDS_AT = OPTIONAL_AT + OPTIONAL_SIZE + 8
 (BUILT_VERSION_BLOCK_RVA, BUILT_VERSION_BLOCK_SIZE) = struct.unpack_from(
@@ -90,11 +91,13 @@ def image(
     raw_at: int | None = None,
     raw_size: int | None = None,
     file_alignment: int = FILE_ALIGNMENT,
+    directory_count: int = 16,
 ) -> bytes:
     """``build_pe``'s headers over ``rsrc`` at file offset ``data_at``.
 
     The section header says its raw data is at ``raw_at`` (default ``data_at``) and
-    ``raw_size`` long (default all of ``rsrc``).
+    ``raw_size`` long (default all of ``rsrc``); the optional header declares
+    ``directory_count`` data directories.
     """
     size = len(rsrc) if raw_size is None else raw_size
     pointer = data_at if raw_at is None else raw_at
@@ -103,6 +106,7 @@ def image(
     )
     headers = patched(headers, RESOURCE_DIRECTORY_AT, "<II", RSRC_RVA, len(rsrc))
     headers = patched(headers, FILE_ALIGNMENT_AT, "<I", file_alignment)
+    headers = patched(headers, DIRECTORY_COUNT_AT, "<I", directory_count)
     return headers.ljust(data_at, b"\0") + rsrc
 
 
@@ -148,6 +152,18 @@ IMAGES: dict[str, tuple[bytes, str | None]] = {
     ),
     "a root counting 65535 ids, RT_VERSION among the first MAX_RESOURCE_TYPES": (
         image(resources([*OTHER_TYPES[1:], (RT_VERSION, NAMES)], root_counts=(0, 0xFFFF))),
+        VERSION,
+    ),
+    "RT_VERSION pointing at its names directory without the subdirectory bit": (
+        image(resources([(RT_VERSION, 16 + 8)])),
+        None,
+    ),
+    "NumberOfRvaAndSizes at its largest": (
+        image(VERSION_ONLY, directory_count=0xFFFF_FFFF),
+        VERSION,
+    ),
+    "PointerToRawData off a sector boundary, the largest alignment": (
+        image(VERSION_ONLY, raw_at=FILE_ALIGNMENT + 0x10, file_alignment=0x8000_0000),
         VERSION,
     ),
     "PointerToRawData off a sector boundary, sector alignment": (
