@@ -49,3 +49,7 @@ def test_the_verdict_names_the_highest_readable_copy_first_found(
     )
     result = availability(declaration, host=host)
     assert (result.state, result.path, result.version) == ("version_too_old", named, version)
+    assert [(c.path, c.outcome, c.version) for c in result.trace] == [
+        (place, "present", None if found is None else f"{found}.0.0")
+        for place, found in zip(places, versions, strict=True)
+    ]

@@ -198,3 +198,22 @@ def test_every_cut_short_image_is_unreadable() -> None:
     for length in range(whole):
         assert pe_file_version(data[:length]) is None, length
     assert pe_file_version(data) == VERSION
+
+
+class SeekOnly:
+    """Something with a ``seek`` but no ``read``: no binary file."""
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return offset
+
+
+class ReadOnly:
+    """Something with a ``read`` but no ``seek``: no seekable binary file."""
+
+    def read(self, size: int = -1) -> bytes:
+        return BUILT[: max(size, 0)]
+
+
+@pytest.mark.parametrize("given", [SeekOnly(), ReadOnly()], ids=["seek only", "read only"])
+def test_half_a_file_is_no_file(given: object) -> None:
+    assert pe_file_version(given) is None  # type: ignore[arg-type]
