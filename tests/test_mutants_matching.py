@@ -8,7 +8,7 @@ import pytest
 
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.resolver.availability import availability
-from hermes_decl.resolver.expand import Expansion, expand
+from hermes_decl.resolver.expand import Expansion, expand, join
 from hermes_decl.resolver.host import Listing
 from hermes_decl.resolver.matching import (
     MAX_MATCHES,
@@ -159,3 +159,10 @@ def test_a_home_with_a_star_is_refused_before_anything_is_listed() -> None:
         ("refused", "the home directory of ~ holds a '*'")
     ]
     assert host.calls == Counter({"getenv": 2, "home": 2})
+
+
+def test_a_windows_join_writes_every_separator_as_a_backslash() -> None:
+    assert join("win32", "C:/Program Files", "Vendor", "app.exe") == (
+        "C:\\Program Files\\Vendor\\app.exe"
+    )
+    assert join("linux", "/opt/", "vendor", "app") == "/opt/vendor/app"
