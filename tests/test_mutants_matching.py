@@ -115,6 +115,18 @@ def test_the_scan_budget_at_its_edge(extra: int, cut_short: tuple[str, ...]) -> 
     assert search_pattern("/a/*/x*", "linux", ListingHost(listings)).cut_short == cut_short
 
 
+def test_a_spent_budget_lists_no_further_folder() -> None:
+    """11 folder names, then 10 folders spending the rest: the eleventh is never listed."""
+    full = Listing(f"n{number:06}" for number in range(PER_FOLDER))
+    folders = Listing(f"d{number:02}" for number in range(FOLDERS + 1))
+    listings = {"/a": folders, **{f"/a/{folder}": full for folder in folders}}
+    listings["/a/d00"] = Listing(list(full)[: PER_FOLDER - FOLDERS - 1])
+    host = ListingHost(listings)
+    search = search_pattern("/a/*/x*", "linux", host)
+    assert search.cut_short == (f"stopped after examining {MAX_SCANNED_ENTRIES} entries",)
+    assert host.calls["list_dir"] == 1 + FOLDERS
+
+
 def test_a_middle_piece_that_is_absent_matches_no_folder() -> None:
     host = FakeHost("linux")
     for folder in ("Vendor 2 Tool", "Vendor 3 App", "Studio 2", "My Studio 1", "Stud"):
