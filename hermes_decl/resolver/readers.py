@@ -7,8 +7,10 @@ is given; anything unreadable, truncated or hostile gives None.
 
 from __future__ import annotations
 
+import functools
 import plistlib
 import struct
+from collections.abc import Callable
 from typing import BinaryIO
 
 MAX_PLIST_BYTES = 1 << 20
@@ -74,19 +76,71 @@ def pe_file_version(data: bytes | BinaryIO) -> str | None:
     Windows resource loader and ``pefile`` take it. ``data`` is the whole file or an open seekable
     binary file; from a file only the headers and the structures on the way to the version
     resource are read, about ten small reads however large the file, and the file position is
-    left wherever the last read ended.
+    left wherever the last read ended. Anything else, and any file that fails to read, gives None.
     """
+    read = _reader_of(data)
+    if read is None:
+        return None
     try:
-        return _PEReader(data).file_version()
-    except Exception:
-        # _Malformed: the bytes hold no readable version resource. Anything else comes from
-        # what was handed over: a file object that cannot seek, fails to read, is closed or
-        # reads text, or something that is no file at all. The contract is None, never a raise.
+        return _PEReader(read).file_version()
+    except _Malformed:
         return None
 
 
 class _Malformed(Exception):
     """What the PE reader raises for anything it cannot read; ``pe_file_version`` returns None."""
+
+
+_Read = Callable[[int, int], bytes]
+"""Exactly ``size`` bytes at file offset ``offset``, else ``_Malformed``."""
+
+
+def _reader_of(data: bytes | BinaryIO) -> _Read | None:
+    """How to read the bytes or binary file handed over; None for anything that is neither."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return functools.partial(_read_buffer, data)
+    if callable(getattr(data, "seek", None)) and callable(getattr(data, "read", None)):
+        return functools.partial(_read_file, data)
+    return None
+
+
+def _read_buffer(buffer: bytes | bytearray | memoryview, offset: int, size: int) -> bytes:
+    """``size`` bytes of an in-memory image, cut like the file they stand for."""
+    try:
+        chunk = bytes(buffer[offset : offset + size])
+    except (ValueError, TypeError, NotImplementedError):
+        # A released memoryview (ValueError), a zero-dimensional (TypeError) or a
+        # multi-dimensional one (NotImplementedError): none can be sliced as a file.
+        raise _Malformed("a memoryview that cannot be sliced") from None
+    return _exactly(chunk, offset, size)
+
+
+def _read_file(file: BinaryIO, offset: int, size: int) -> bytes:
+    """``size`` bytes of an open binary file, short reads completed."""
+    chunks: list[bytes] = []
+    remaining = size
+    try:
+        file.seek(offset)
+        while remaining > 0:
+            part = file.read(remaining)
+            if not part:
+                break
+            if not isinstance(part, bytes):
+                raise _Malformed(f"the file reads {type(part).__name__}, not bytes")
+            chunks.append(part)
+            remaining -= len(part)
+    except (OSError, ValueError) as error:
+        # OSError: an I/O failure, or io.UnsupportedOperation from a file that cannot seek;
+        # ValueError: a closed file.
+        raise _Malformed(f"the file fails to read at {offset}: {error}") from None
+    return _exactly(b"".join(chunks)[:size], offset, size)
+
+
+def _exactly(chunk: bytes, offset: int, size: int) -> bytes:
+    """``chunk`` when it holds all ``size`` bytes asked for; fewer is malformed input."""
+    if len(chunk) != size:
+        raise _Malformed(f"{size} bytes at {offset} run past the end of the file")
+    return chunk
 
 
 _DOS_HEADER_SIZE = 64
@@ -145,8 +199,8 @@ class _PEReader:
     exactly three levels deep without revisiting a directory.
     """
 
-    def __init__(self, source: bytes | BinaryIO) -> None:
-        self._source = source
+    def __init__(self, read: _Read) -> None:
+        self._read = read
         self._sections: list[_Section] = []
 
     def file_version(self) -> str:
@@ -155,26 +209,6 @@ class _PEReader:
         if data_size > MAX_VERSION_RESOURCE_BYTES:
             raise _Malformed(f"a version resource of {data_size} bytes")
         return _fixed_file_version(self._read_rva(data_rva, data_size), data_rva)
-
-    def _read(self, offset: int, size: int) -> bytes:
-        """Exactly ``size`` bytes at file offset ``offset``; fewer is malformed input."""
-        source = self._source
-        if isinstance(source, (bytes, bytearray, memoryview)):
-            chunk = bytes(source[offset : offset + size])
-        else:
-            source.seek(offset)
-            chunks: list[bytes] = []
-            remaining = size
-            while remaining > 0:
-                part = source.read(remaining)
-                if not part:
-                    break
-                chunks.append(part)
-                remaining -= len(part)
-            chunk = b"".join(chunks)[:size]
-        if len(chunk) != size:
-            raise _Malformed(f"{size} bytes at {offset} run past the end of the file")
-        return chunk
 
     def _read_rva(self, rva: int, size: int) -> bytes:
         """``size`` bytes at ``rva``, all within the file-backed part of one section."""

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Mutation-test the core modules one at a time, each against the test files that exercise it.
+# Usage: tests/mutation/all.sh [module-name…]  (names from the table below; default: all of them)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+declare -A TESTS=(
+    [versions]="hermes_decl/versions.py tests/test_versions.py"
+    [availability]="hermes_decl/resolver/availability.py tests/test_availability.py tests/test_availability_language_1_1.py tests/test_overrides.py tests/test_mutants_availability.py"
+    [matching]="hermes_decl/resolver/matching.py tests/test_matching.py tests/test_expand.py tests/test_mutants_matching.py"
+    [expand]="hermes_decl/resolver/expand.py tests/test_expand.py tests/test_mutants_matching.py"
+    [readers]="hermes_decl/resolver/readers.py tests/test_readers.py tests/test_mutants_readers.py"
+    [path_rules]="hermes_decl/models/path_rules.py tests/test_rules_paths.py tests/test_rule_patterns.py"
+    [rules]="hermes_decl/models/rules.py tests/test_rules_paths.py tests/test_rule_patterns.py"
+    [errors]="hermes_decl/errors.py tests/test_declaration.py tests/test_loader.py"
+    [gates]="hermes_decl/gates.py tests/test_gates.py tests/test_mutants_gates.py tests/test_status.py"
+    [status]="hermes_decl/resolver/status.py tests/test_status.py tests/test_mutants_status.py"
+)
+ORDER=(versions availability matching expand readers path_rules rules errors gates status)
+for name in "${@:-${ORDER[@]}}"; do
+    # shellcheck disable=SC2086  # the table's entries are word lists
+    "$here/run.sh" ${TESTS[$name]}
+done

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Mutation-test one module against the test files that exercise it, in a scratch copy of the tree.
+# Usage: tests/mutation/run.sh hermes_decl/versions.py tests/test_versions.py [more test files…]
+# Needs mutmut in the venv (`.venv/bin/python -m pip install mutmut`); it is no project dependency.
+set -euo pipefail
+module=$1
+shift
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+echo "scratch copy: $work" >&2
+cp -r "$root/hermes_decl" "$root/pyproject.toml" "$work/"
+mkdir "$work/tests"
+(cd "$root/tests" && tar cf - --exclude=editor --exclude=__pycache__ .) | (cd "$work/tests" && tar xf -)
+{
+    echo "[mutmut]"
+    echo "source_paths=hermes_decl"
+    echo "only_mutate=$module"
+    echo "pytest_add_cli_args=-p no:cacheprovider -q -x"
+    echo "pytest_add_cli_args_test_selection="
+    for test_file in "$@"; do echo "    $test_file"; done
+    echo "timeout_multiplier=${MUTMUT_TIMEOUT_MULTIPLIER:-5}"
+} >"$work/setup.cfg"
+cd "$work"
+"$root/.venv/bin/mutmut" run --max-children "${MUTMUT_CHILDREN:-2}" >"$work/run.log" 2>&1 || {
+    tail -40 "$work/run.log"
+    exit 1
+}
+"$root/.venv/bin/mutmut" results --all true >"$work/results.txt" 2>&1 || true
+echo "$module: $(grep -c ': ' "$work/results.txt") mutants"
+sed -E 's/.*: //' "$work/results.txt" | sort | uniq -c
+for name in $(grep -E ': (survived|no tests|timeout|suspicious)' "$work/results.txt" | cut -d: -f1); do
+    echo "# $name"
+    "$root/.venv/bin/mutmut" show "$name" 2>&1 | grep -E '^[-+][^-+]' || true
+done
