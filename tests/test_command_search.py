@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -280,7 +279,8 @@ def test_a_host_may_supply_its_own_search_path(make_host: Any, tmp_path: Path) -
     tool.write_bytes(b"#!/bin/sh\n")
     host = make_host(tmp_path)
     found = host.which("tool")
-    assert found is not None and found.endswith(os.path.join("home", "u", ".login", "bin", "tool"))
+    # A Linux host answers with "/", the live host on Windows with "\\".
+    assert found is not None and found.replace("\\", "/").endswith("/home/u/.login/bin/tool")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a POSIX tree")
