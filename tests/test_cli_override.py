@@ -100,9 +100,12 @@ def test_explain_shows_the_places_that_came_from_the_overrides(tmp_path: Path) -
     added = run("override", "inkwell-mcp", str(portable), "--os", OS_HERE, overrides=target)
     assert added.returncode == 0, added.stderr
     shown = run("explain", "examples/linux-tool.yaml", "--os", "linux", overrides=target)
-    assert shown.returncode == 0, shown.stderr
     if OS_HERE != "linux":
-        return  # the place was written for this OS; the Linux evaluation ignores it
+        # The place was written for this OS: the Linux evaluation ignores it and finds nothing.
+        assert (shown.returncode, shown.stderr) == (1, "")
+        assert "  state:    missing_app (not offered)" in shown.stdout.splitlines()
+        return
+    assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     assert f"  overrides: {target} (tried first)" in lines
     assert f"    override[0] path: {portable}: present" in lines
@@ -127,14 +130,15 @@ def test_explain_shows_the_places_that_came_from_the_overrides(tmp_path: Path) -
 def test_explain_reports_an_invalid_overrides_file(tmp_path: Path) -> None:
     target = tmp_path / "overrides.yaml"
     target.write_text("inkwell-mcp:\n  linux: [}\n")
-    shown = run("explain", "examples/linux-tool.yaml", "--os", "linux", overrides=target)
+    # This OS's own rules, under which the overrides path (C:\... on Windows) is well rooted.
+    shown = run("explain", "examples/linux-tool.yaml", "--os", OS_HERE, overrides=target)
     assert shown.returncode in (0, 1)  # offered or not, as this machine has the application
     assert shown.stderr == ""  # shown once, on stdout, and not warned about as well
     assert shown.stdout.startswith(
         f"{target}: ignored, the overrides file is invalid:\n{target}:2:"
     )
     as_json = run(
-        "explain", "examples/linux-tool.yaml", "--os", "linux", "--json", overrides=target
+        "explain", "examples/linux-tool.yaml", "--os", OS_HERE, "--json", overrides=target
     )
     (entry,) = json.loads(as_json.stdout)
     assert entry["overrides"]["valid"] is False

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,6 +110,8 @@ def _check_report(paths: list[Path]) -> dict[Path, list[dict[str, object]]]:
 
 
 def _server_or_reason() -> str | None:
+    if sys.platform == "win32" and shutil.which("node") is None:
+        return "node is not installed for this Windows (the Wine leg has no Windows Node.js)"
     if SERVER.exists():
         return None
     install = f"run 'npm ci' in {EDITOR}"

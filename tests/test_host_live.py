@@ -314,10 +314,12 @@ def test_an_exited_process_is_not_alive(host: LiveHost) -> None:
     assert host.process_alive(child.pid) is False
 
 
-def test_relative_paths_are_never_touched(tmp_path: Path) -> None:
+def test_relative_paths_are_never_touched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "dir").mkdir()
     (tmp_path / "dir" / "tool.exe").write_bytes(b"x")
-    relative_dir = os.path.relpath(tmp_path / "dir")
+    # From inside tmp_path: on Windows it may lie on another drive, which no relative path reaches.
+    monkeypatch.chdir(tmp_path)
+    relative_dir = "dir"
     relative_file = os.path.join(relative_dir, "tool.exe")
     assert os.path.isfile(relative_file)  # it resolves against the current directory...
     host = LiveHost()

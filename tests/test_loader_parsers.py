@@ -29,7 +29,7 @@ def _texts(paths: list[Path]) -> dict[str, str]:
     texts: dict[str, str] = {}
     for path in sorted(paths):
         try:
-            texts[str(path.relative_to(ROOT))] = _decode(path.read_bytes(), path.name)
+            texts[path.relative_to(ROOT).as_posix()] = _decode(path.read_bytes(), path.name)
         except DeclarationError:
             continue
     return texts

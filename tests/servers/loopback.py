@@ -267,7 +267,8 @@ def sdk_server(
     )
     try:
         assert process.stdout is not None and process.stdin is not None
-        port_line = _first_line(process, 30.0)
+        # Importing the SDK takes seconds, far more under Wine on a busy machine.
+        port_line = _first_line(process, 120.0)
         server = SdkServer(int(port_line), process)
         yield server
         process.stdin.close()

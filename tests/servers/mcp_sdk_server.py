@@ -1,7 +1,8 @@
 """A real MCP server for the tests: the official MCP SDK's Streamable HTTP app on loopback.
 
 ``python -m tests.servers.mcp_sdk_server TOKEN LIFETIME [--json]`` binds ``127.0.0.1`` on an
-ephemeral port, prints the port, then prints ``METHOD PATH STATUS`` for every request it answers.
+ephemeral port, prints the port once it serves, then prints ``METHOD PATH STATUS`` for every
+request it answers.
 Requests without ``Authorization: Bearer TOKEN`` get 401. It stops by itself when its standard
 input closes or after LIFETIME seconds, whichever comes first.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import socket
 import sys
 import threading
+import time
 from typing import Any
 
 import uvicorn
@@ -46,7 +48,9 @@ def guarded(app: Any, token: str) -> Any:
             await send({"type": "http.response.body", "body": b""})
         else:
             await app(scope, receive, recording_send)
-        print(scope["method"], scope["path"], statuses[0] if statuses else 0, flush=True)
+        # int(): Python 3.10 prints an HTTPStatus member by its name, later ones by its number.
+        status = int(statuses[0]) if statuses else 0
+        print(scope["method"], scope["path"], status, flush=True)
 
     return asgi
 
@@ -77,10 +81,20 @@ def main() -> None:
         stop()
 
     threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
+
+    def announce_once_serving() -> None:
+        while not server.started:
+            if server.should_exit:
+                return
+            time.sleep(0.01)
+        print(listener.getsockname()[1], flush=True)
+
     timer = threading.Timer(lifetime, stop)
     timer.daemon = True
     timer.start()
-    print(listener.getsockname()[1], flush=True)
+    # The port is printed only once uvicorn serves, so a slow start is not charged to the
+    # first request's deadline.
+    threading.Thread(target=announce_once_serving, daemon=True).start()
     server.run(sockets=[listener])
 
 
