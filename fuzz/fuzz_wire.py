@@ -24,7 +24,7 @@ if not __package__:  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fuzz.common import ByteReader
-from hermes_decl.resolver.http_wire import (
+from hermes_decl.runtime.http_wire import (
     BodyChunk,
     BodyStart,
     EndOfMessage,
@@ -35,8 +35,8 @@ from hermes_decl.resolver.http_wire import (
     ServerEvent,
     StatusLine,
 )
-from hermes_decl.resolver.probe_flow import Receive, Reply, ReplyKind, conversation
-from hermes_decl.resolver.probe_result import ProbeOutcome, ProbeResult
+from hermes_decl.runtime.probe_flow import Receive, Reply, ReplyKind, conversation
+from hermes_decl.runtime.probe_result import ProbeOutcome, ProbeResult
 
 TOKEN = "FUZZ-TOKEN-0f3c"
 BUDGET = 2048

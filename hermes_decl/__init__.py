@@ -55,7 +55,7 @@ if TYPE_CHECKING:
         VersionSpec,
     )
     from hermes_decl.resolver.availability import Availability, availability
-    from hermes_decl.resolver.status import Status, astatus, plugin_presence, status
+    from hermes_decl.runtime.status import Status, astatus, plugin_presence, status
     from hermes_decl.versions import compare_versions, satisfies, version_key
 
 __version__ = "0.1.0"
@@ -93,7 +93,7 @@ _HOMES = {
     **dict.fromkeys(("Availability", "availability"), "hermes_decl.resolver.availability"),
     "use_host": "hermes_decl.hosts.default",
     **dict.fromkeys(
-        ("Status", "astatus", "plugin_presence", "status"), "hermes_decl.resolver.status"
+        ("Status", "astatus", "plugin_presence", "status"), "hermes_decl.runtime.status"
     ),
     **dict.fromkeys(
         (

@@ -19,7 +19,7 @@ from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import Declaration
 from hermes_decl.registry import lookup
 from hermes_decl.resolver.availability import availability
-from hermes_decl.resolver.status import ConnectionCheck, Status, astatus, status
+from hermes_decl.runtime.status import ConnectionCheck, Status, astatus, status
 
 __all__ = [
     "REQUIRES_APPS_KEY",

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from hermes_decl.resolver.http_wire import MAX_HEAD_BYTES, READ_BYTES
 from hermes_decl.resolver.probe import ProbeOutcome, ProbeResult
-from hermes_decl.resolver.probe_flow import (
+from hermes_decl.runtime.http_wire import MAX_HEAD_BYTES, READ_BYTES
+from hermes_decl.runtime.probe_flow import (
     SESSION_END_GRACE_S,
     UNEXPECTED_DETAIL,
     Connect,

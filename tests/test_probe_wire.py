@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fuzz import driver, fuzz_wire
-from hermes_decl.resolver.event_stream import EventStreamParser
-from hermes_decl.resolver.http_wire import (
+from hermes_decl.runtime.event_stream import EventStreamParser
+from hermes_decl.runtime.http_wire import (
     MAX_HEAD_BYTES,
     MAX_HEADERS,
     MAX_LINE_BYTES,

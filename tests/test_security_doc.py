@@ -81,7 +81,7 @@ def _defined_bounds() -> set[str]:
 def test_the_table_names_its_constants() -> None:
     assert len(PAIRS) >= 40
     assert "loader.MAX_ALIAS_NODES" in PAIRS
-    assert "resolver.listing.MAX_DIR_ENTRIES" in PAIRS
+    assert "hosts.protocol.MAX_DIR_ENTRIES" in PAIRS
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row["what"] for row in ROWS])

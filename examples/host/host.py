@@ -24,7 +24,7 @@ from hermes_decl.declaration import register_many, registered, unregister_owner
 from hermes_decl.gates import make_astatus_fn, make_check_fn, skill_matches_apps
 from hermes_decl.loader import load_declarations_file, load_plugin_manifest
 from hermes_decl.models import Declaration
-from hermes_decl.resolver.status import Status
+from hermes_decl.runtime.status import Status
 
 MANIFEST_NAMES = ("plugin.json", "plugin.yaml")
 DECLARATIONS_PATTERNS = ("*declarations.yaml", "*declarations.yml", "*declarations.json")

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from hermes_decl.models import Declaration, OsFamily
     from hermes_decl.resolver.availability import Availability
     from hermes_decl.resolver.overrides import UserOverrides
-    from hermes_decl.resolver.status import Status
+    from hermes_decl.runtime.status import Status
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -207,7 +207,7 @@ def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
     live: list[Status | None] = [None] * len(chosen)
     if args.live or args.probe:
         from hermes_decl.cli.live_status import live_json, print_live
-        from hermes_decl.resolver.status import status
+        from hermes_decl.runtime.status import status
 
         live = [status(decl, host=host, probe=args.probe) for _, _, decl in chosen]
     if args.json:

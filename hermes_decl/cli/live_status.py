@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from hermes_decl.cli.output import Output
-from hermes_decl.resolver.status import Status, StatusState
+from hermes_decl.runtime.status import Status, StatusState
 
 __all__ = ["live_json", "print_live"]
 

@@ -32,7 +32,7 @@ from types import MappingProxyType
 
 from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import Declaration
-from hermes_decl.resolver.status import Status, StatusState, status
+from hermes_decl.runtime.status import Status, StatusState, status
 
 
 class Presence(str, Enum):

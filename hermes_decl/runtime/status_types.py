@@ -1,6 +1,6 @@
 """What a runtime status says: its state, whether retrying helps, and a Plugins tab's word.
 
-``hermes_decl.resolver.status`` decides a status and re-exports every name here.
+``hermes_decl.runtime.status`` decides a status and re-exports every name here.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from enum import Enum
 from types import MappingProxyType
 
 from hermes_decl.resolver.availability import Availability, AvailabilityState
-from hermes_decl.resolver.liveness import Endpoint, NoEndpoint
-from hermes_decl.resolver.probe import ProbeResult
+from hermes_decl.runtime.liveness import Endpoint, NoEndpoint
+from hermes_decl.runtime.probe import ProbeResult
 
 
 class StatusState(str, Enum):

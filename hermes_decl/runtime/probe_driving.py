@@ -2,19 +2,19 @@
 
 The protocol itself (``probe_flow`` and ``http_wire``) never logs or checks a clock; the drivers
 ``probe`` and ``aprobe`` check their arguments and write one debug record per probe alike, on the
-``hermes_decl.resolver.probe`` logger.
+``hermes_decl.runtime.probe`` logger.
 """
 
 from __future__ import annotations
 
 from hermes_decl._logging import get_logger
-from hermes_decl.resolver.liveness import Endpoint, endpoint_target, usable_token
-from hermes_decl.resolver.probe_flow import UNEXPECTED_DETAIL
-from hermes_decl.resolver.probe_result import ProbeOutcome, ProbeResult
+from hermes_decl.runtime.liveness import Endpoint, endpoint_target, usable_token
+from hermes_decl.runtime.probe_flow import UNEXPECTED_DETAIL
+from hermes_decl.runtime.probe_result import ProbeOutcome, ProbeResult
 
 __all__ = ["checked_target", "logged", "logger", "unexpected"]
 
-logger = get_logger("hermes_decl.resolver.probe")
+logger = get_logger("hermes_decl.runtime.probe")
 
 
 def checked_target(endpoint: Endpoint, deadline: float) -> tuple[str, int, str]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from hermes_decl.resolver.http_wire import (
+from hermes_decl.runtime.http_wire import (
     MAX_HEAD_BYTES,
     MAX_RESPONSE_BYTES,
     BodyStart,
@@ -38,7 +38,7 @@ from hermes_decl.resolver.http_wire import (
     ResponseParser,
     ServerEvent,
 )
-from hermes_decl.resolver.probe_result import ProbeOutcome, ProbeResult
+from hermes_decl.runtime.probe_result import ProbeOutcome, ProbeResult
 
 __all__ = [
     "CLIENT_NAME",

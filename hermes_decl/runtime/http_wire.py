@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from hermes_decl.resolver.event_stream import EventStreamParser
+from hermes_decl.runtime.event_stream import EventStreamParser
 
 __all__ = [
     "MAX_HEADERS",

@@ -14,9 +14,9 @@ from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import AppDef, Declaration
 from hermes_decl.models.common import OS_NAMES
 from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
-from hermes_decl.resolver.liveness import Endpoint, NoEndpoint, NoEndpointCode, read_endpoint
-from hermes_decl.resolver.probe import ProbeOutcome, ProbeResult
-from hermes_decl.resolver.status_types import Status, StatusState
+from hermes_decl.runtime.liveness import Endpoint, NoEndpoint, NoEndpointCode, read_endpoint
+from hermes_decl.runtime.probe import ProbeOutcome, ProbeResult
+from hermes_decl.runtime.status_types import Status, StatusState
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from hermes_decl.resolver.liveness import Endpoint
-from hermes_decl.resolver.probe_driving import checked_target, logged, unexpected
-from hermes_decl.resolver.probe_flow import (
+from hermes_decl.runtime.liveness import Endpoint
+from hermes_decl.runtime.probe_driving import checked_target, logged, unexpected
+from hermes_decl.runtime.probe_flow import (
     DEFAULT_DEADLINE_S,
     Connect,
     Conversation,
@@ -23,7 +23,7 @@ from hermes_decl.resolver.probe_flow import (
     Step,
     conversation,
 )
-from hermes_decl.resolver.probe_result import ProbeResult
+from hermes_decl.runtime.probe_result import ProbeResult
 
 __all__ = ["aprobe"]
 
