@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
+from hermes_decl._text_enum import TextEnum
 from hermes_decl.hosts.default import default_host
 from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, InstallHint, OsFamily
@@ -17,7 +17,7 @@ from hermes_decl.resolver.overrides import user_overrides
 from hermes_decl.versions import compare_versions, satisfies, version_key
 
 
-class AvailabilityState(str, Enum):
+class AvailabilityState(TextEnum):
     """What an evaluation concluded; a ``str`` so that ``state == "available"`` holds."""
 
     AVAILABLE = "available"
@@ -30,9 +30,6 @@ class AvailabilityState(str, Enum):
     UNSUPPORTED_ARCH = "unsupported_arch"
     UNSUPPORTED_OS_VERSION = "unsupported_os_version"
     NO_REQUIREMENTS = "no_requirements"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 _OFFERABLE = frozenset({AvailabilityState.AVAILABLE, AvailabilityState.NO_REQUIREMENTS})

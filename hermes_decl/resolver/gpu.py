@@ -14,8 +14,8 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from enum import Enum
 
+from hermes_decl._text_enum import TextEnum
 from hermes_decl.hosts.default import host_or_default
 from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.protocol import Host
@@ -39,7 +39,7 @@ PCI_DEVICES_DIR = "/sys/bus/pci/devices"
 DRM_DIR = "/sys/class/drm"
 
 
-class GpuClass(str, Enum):
+class GpuClass(TextEnum):
     """The GPU class of a host; a ``str`` so ``gpu_class() == "nvidia"`` holds."""
 
     NVIDIA = "nvidia"
@@ -48,9 +48,6 @@ class GpuClass(str, Enum):
     APPLE_SILICON = "apple_silicon"
     NONE = "none"
     UNKNOWN = "unknown"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 PCI_VENDORS: dict[int, GpuClass] = {

@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
 from hermes_decl._logging import get_logger
+from hermes_decl._text_enum import TextEnum
 from hermes_decl.hosts.default import default_host
 from hermes_decl.hosts.protocol import MAX_PID, Host
 from hermes_decl.models import AppDef
@@ -85,7 +85,7 @@ _VISIBLE_ASCII = frozenset(chr(code) for code in range(0x21, 0x7F))
 """Characters a URL or token may contain: no space, control, or non-ASCII character."""
 
 
-class NoEndpointCode(str, Enum):
+class NoEndpointCode(TextEnum):
     """Why there is no endpoint, as a stable code (a ``str``, so ``code == "dead_process"``)."""
 
     NO_LIVENESS = "no_liveness"
@@ -119,9 +119,6 @@ class NoEndpointCode(str, Enum):
     """The process is alive, but its owner, session or start (or this host's own user) could not
     be read, or the file cannot be dated: the file is not trusted, yet nothing shows that the
     application is not running."""
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class _Hidden:

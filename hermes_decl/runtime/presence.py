@@ -27,24 +27,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 from types import MappingProxyType
 
+from hermes_decl._text_enum import TextEnum
 from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import Declaration
 from hermes_decl.runtime.status import Status, StatusState, status
 
 
-class Presence(str, Enum):
+class Presence(TextEnum):
     """A plugin's (or one server's) presence, worst first."""
 
     MISSING = "missing"
     NOT_RUNNING = "not_running"
     PRESENT = "present"
     UNKNOWN = "unknown"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 _ORDER = tuple(Presence)

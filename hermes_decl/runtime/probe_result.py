@@ -6,12 +6,13 @@ Both probe drivers (``probe`` and ``aprobe``) give these; neither ever holds the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+
+from hermes_decl._text_enum import TextEnum
 
 __all__ = ["ProbeOutcome", "ProbeResult"]
 
 
-class ProbeOutcome(str, Enum):
+class ProbeOutcome(TextEnum):
     """How an endpoint answered ``initialize`` (a ``str``, so ``outcome == "answering"``)."""
 
     ANSWERING = "answering"
@@ -26,9 +27,6 @@ class ProbeOutcome(str, Enum):
     """It answered, but not as an MCP server (wrong protocol, malformed, too large, an error)."""
     UNAUTHORIZED = "unauthorized"
     """It refused the token (HTTP 401 or 403)."""
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

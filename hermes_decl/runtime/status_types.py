@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 from types import MappingProxyType
 
+from hermes_decl._text_enum import TextEnum
 from hermes_decl.resolver.availability import Availability, AvailabilityState
 from hermes_decl.runtime.liveness import Endpoint, NoEndpoint
 from hermes_decl.runtime.probe import ProbeResult
 
 
-class StatusState(str, Enum):
+class StatusState(TextEnum):
     """What a runtime status concluded; a ``str`` so that ``state == "connected"`` holds."""
 
     CONNECTED = "connected"
@@ -31,26 +31,20 @@ class StatusState(str, Enum):
     UNSUPPORTED_ARCH = "unsupported_arch"
     UNSUPPORTED_OS_VERSION = "unsupported_os_version"
 
-    def __str__(self) -> str:
-        return self.value
-
     @classmethod
     def for_availability(cls, state: AvailabilityState) -> StatusState:
         """The status state a refused availability verdict stands for: the one of its name."""
         return cls(state.value)
 
 
-class Retry(str, Enum):
+class Retry(TextEnum):
     """Whether trying again can help: after the user acts, or never on this host."""
 
     AFTER_USER_ACTION = "after_user_action"
     NEVER_HERE = "never_here"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class UiState(str, Enum):
+class UiState(TextEnum):
     """The smaller vocabulary of a host's Plugins tab, onto which every status state maps."""
 
     CONNECTED = "connected"
@@ -61,9 +55,6 @@ class UiState(str, Enum):
     MISSING_APP = "missing_app"
     UNSUPPORTED_GPU = "unsupported_gpu"
     UNKNOWN = "unknown"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 UI_STATES: Mapping[StatusState, UiState] = MappingProxyType(
