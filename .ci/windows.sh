@@ -9,7 +9,7 @@ PYTHON=${PYTHON:-.venv/bin/python}
 BUILD=.ci/.windows-build
 WINE=/usr/lib/wine/wine64
 VERSIONS=(3.13 3.10)
-# Each suite must end within this; on a quiet 2-core machine each takes about a third of it.
+# A hung suite is stopped after this; a normal run ends well within it.
 SUITE_LIMIT_S=1800
 export WINEDEBUG=-all
 # No Mono or Gecko: the prefix would otherwise offer to download them on first start.
