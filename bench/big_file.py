@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from hermes_decl.loader import MAX_BYTES, load_declarations_text
-from hermes_decl.loader.yaml_reader import _no_collection
+from hermes_decl.loader.collection import paused_collection
 
 RUNS = 3
 TARGET = 0.4
@@ -43,7 +43,7 @@ def _seconds(action: Callable[[], object]) -> float:
 
 def _load_without_collection(text: str) -> object:
     """PyYAML's own load, with the collector paused as the loader pauses it: the same conditions."""
-    with _no_collection():
+    with paused_collection():
         return yaml.load(text, Loader=yaml.SafeLoader)
 
 

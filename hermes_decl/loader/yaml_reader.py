@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import yaml
@@ -13,6 +11,7 @@ from yaml.reader import ReaderError
 from hermes_decl._text import show
 from hermes_decl.declaration import DeclarationError, Issue
 from hermes_decl.errors import DataPath
+from hermes_decl.loader.collection import paused_collection
 from hermes_decl.loader.core_schema import CoreConstructor, CoreResolver
 from hermes_decl.loader.document import (
     _MAP,
@@ -389,25 +388,12 @@ def _read_yaml(text: str, where: str, *, fast: bool = True) -> Document:
     problems are the same either way; but they word syntax errors differently, so text that
     libyaml refuses is read again by the pure-Python parser, whose words are the ones reported.
     """
-    with _no_collection():
+    with paused_collection():
         return _read_yaml_text(text, where, fast=fast)
 
 
-@contextlib.contextmanager
-def _no_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a document is read, then restore it.
-
-    Reading allocates a few objects per node, all alive until the document is built: a
-    collection in between frees nothing, yet on a large file the collector's passes cost as
-    much as the reading itself. The work stays bounded by ``MAX_BYTES`` and the alias budget.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+_no_collection = paused_collection
+"""The name the collector's pause had here before it served the whole load."""
 
 
 def _read_yaml_text(text: str, where: str, *, fast: bool) -> Document:
