@@ -35,6 +35,7 @@ from hermes_decl.loader.document import (
     _Stop,
     _tag_text,
 )
+from hermes_decl.loader.tabs import Span, scalar_span, tabs_read_alike
 
 
 class _Loader(yaml.composer.Composer, CoreConstructor, CoreResolver):
@@ -52,6 +53,9 @@ class _Loader(yaml.composer.Composer, CoreConstructor, CoreResolver):
         self.alias_at: dict[tuple[int, int], Position] = {}
         self._path: list[str | int] = []
         self._depth = -1
+
+    def settle(self) -> None:
+        """Called once the whole text is composed: raise ``_Unsure`` if another parser is needed."""
 
     if TYPE_CHECKING:  # given by the parser class each loader adds
 
@@ -115,8 +119,10 @@ if yaml.__with_libyaml__:
         def __init__(self, text: str) -> None:
             CParser.__init__(self, text)
             _Loader.__init__(self)
+            self._text = text
             self._end = len(text) - 1
             self._flow = 0
+            self._spans: list[Span] | None = [] if "\t" in text else None
 
         def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
             event = cast(yaml.ScalarEvent, self.peek_event())
@@ -124,7 +130,15 @@ if yaml.__with_libyaml__:
             at_end = event.start_mark is not None and event.start_mark.index >= self._end
             if empty and (self._flow or at_end):
                 raise _Unsure
+            if self._spans is not None and event.style and event.start_mark and event.end_mark:
+                span = scalar_span(self._text, event.start_mark.index, event.end_mark.index)
+                if span is not None:
+                    self._spans.append(span)
             return super().compose_scalar_node(anchor)
+
+        def settle(self) -> None:
+            if self._spans is not None and not tabs_read_alike(self._text, self._spans):
+                raise _Unsure
 
         def compose_sequence_node(self, anchor: Any) -> yaml.SequenceNode:
             return self._collection(super().compose_sequence_node, anchor)
@@ -398,12 +412,14 @@ _no_collection = paused_collection
 
 def _read_yaml_text(text: str, where: str, *, fast: bool) -> Document:
     """``_read_yaml``'s work: libyaml first when it may be used, PyYAML's own parser otherwise."""
-    if fast and _FastLoader is not None and "\t" not in text and "\ufeff" not in text[1:]:
-        # libyaml allows a tab in more places than PyYAML, and skips a byte order mark anywhere
+    if fast and _FastLoader is not None and "\ufeff" not in text[1:]:
+        # libyaml skips a byte order mark anywhere, and a tab in more places than PyYAML
         try:
             return _compose(_FastLoader(text), where)
         except DeclarationError:
-            raise
+            if "\t" not in text:
+                raise
+            # a tab before the problem may be one PyYAML refuses: it decides what is reported
         except Exception:  # a syntax error, or text the two parsers would place differently
             pass  # read below, and any problem reported in the pure-Python parser's words
     try:
@@ -436,7 +452,9 @@ def _compose(loader: _Loader, where: str) -> Document:
         root = loader.get_node()
         if root is None:
             raise _Stop(_issue((), "empty_document", _EMPTY, (1, 1)))
-        if loader.check_node():
+        second = loader.check_node()
+        loader.settle()
+        if second:
             at = _mark(loader.peek_event().start_mark)
             message = "must hold one document (found a second one here)"
             raise _Stop(_issue((), "multiple_documents", message, at))
