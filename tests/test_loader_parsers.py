@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from hermes_decl.declaration import DeclarationError
 from hermes_decl.loader.reading import _decode
-from hermes_decl.loader.yaml_reader import _read_yaml
+from hermes_decl.loader.tabs import scalar_span, tabs_read_alike
+from hermes_decl.loader.yaml_reader import _FastLoader, _read_yaml, _Unsure
 
 ROOT = Path(__file__).parent.parent
 
@@ -69,6 +70,52 @@ TEXTS = [
 ]
 
 
+def _tabbed(text: str) -> str:
+    """The text with tabs where both parsers must agree (comments, quoted and block scalars) and
+    where they may not (after an indicator): each is read by libyaml or PyYAML as it needs."""
+    return (
+        text.replace("# ", "#\t")
+        .replace(" #", "\t#")
+        .replace('"', '"\t', 1)
+        .replace("|\n  ", "|\n  \t", 1)
+        .replace(": ", ":\t", 1 if "tab" in text else 0)
+    )
+
+
+TABBED = {name: _tabbed(text) for name, text in CORPUS.items() if _tabbed(text) != text}
+DEEP = [
+    "a: " + "[" * 99 + "]" * 99 + "\n",
+    "a: " + "[" * 100 + "]" * 100 + "\n",
+    "a: " + "{b: " * 101 + "c" + "}" * 101 + "\n",
+    "".join("  " * level + f"k{level}:\n" for level in range(101)) + "  " * 101 + "v\n",
+    "- " * 99 + "x\n",
+    "- " * 101 + "x\n",
+    "a: &x [" * 3 + "]" * 3 + "\nb: [*x, *x]\n",
+]
+TABS = [
+    "a: 1 # a\tcomment\n",
+    "a: 1\t# a comment\n",
+    "a:\t1\n",
+    "a: '\tquoted'\n",
+    'a: "two\n  \tlines"\n',
+    "a: |\n  \tliteral\n",
+    "a: |\t# header\n  text\n",
+    "a: | # header\t\n  text\n",
+    "a: !!str\t'x'\n",
+    "a: !!str '\tx'\n",
+    "a: &x\t1\n",
+    "a: [1,\t2]\n",
+    "a: b\tc\n",
+    "\ta: 1\n",
+    "a: 1\n\t\n",
+    "a: 'x' # \t\n---\nb: '\t'\n",
+    "a: 'x'\nb: [\n# \tc\n]\n",
+    'a: "# \t"\n',
+    "a: 'x'\u2028\tb: 1\n",
+    "# \t\n" * 3 + "a: 1\n",
+]
+
+
 def _reading(text: str, *, fast: bool) -> object:
     """Everything a reading yields: data and positions, or the issues of its error."""
     try:
@@ -102,12 +149,27 @@ def test_syntax_errors_and_edge_cases_read_the_same(text: str) -> None:
     _same_both_ways(text)
 
 
+@pytest.mark.parametrize("name", sorted(TABBED))
+def test_the_corpus_with_tabs_reads_the_same_with_both_parsers(name: str) -> None:
+    _same_both_ways(TABBED[name])
+
+
+def test_the_tabbed_corpus_has_tabs_both_parsers_read_alike() -> None:
+    assert len(TABBED) >= 40
+    assert sum("#\t" in text for text in TABBED.values()) >= 20
+
+
+@pytest.mark.parametrize("text", DEEP + TABS, ids=[repr(text[:24]) for text in DEEP + TABS])
+def test_deep_and_tabbed_text_reads_the_same(text: str) -> None:
+    _same_both_ways(text)
+
+
 TOKENS = [
     "srv", "app", "requires", "linux", "presence", "location", "kind", "yes", "no", "on",
     "true", "null", "~", "1", "010", "0o7", "0x1F", "2.3", "1_0", "2001-12-14", ":", ": ",
     "- ", "\n", "  ", "\t", "[", "]", "{", "}", ",", "'", '"', "#", "&a ", "*a", "<<: ", "? ",
     "!!set ", "!!str ", "!!int ", "!foo ", "---\n", "...\n", "|\n", ">-\n", "\ufeff", "é",
-    "\\", "=", "%YAML 1.2\n",
+    "\\", "=", "%YAML 1.2\n", "# ", "\t#", "\t",
 ]  # fmt: skip
 
 
@@ -119,3 +181,50 @@ TOKENS = [
 @given(st.lists(st.sampled_from(TOKENS), max_size=40).map("".join))
 def test_generated_text_reads_the_same_with_both_parsers(text: str) -> None:
     _same_both_ways(text)
+
+
+def _libyaml_reads(text: str) -> bool:
+    """Whether a text libyaml composes stays with libyaml, its tabs read as PyYAML reads them."""
+    assert _FastLoader is not None
+    loader = _FastLoader(text)
+    try:
+        assert loader.check_node()
+        loader.get_node()
+        assert not loader.check_node()
+        loader.settle()
+    except _Unsure:
+        return False
+    finally:
+        loader.dispose()
+    return True
+
+
+@pytest.mark.parametrize(
+    ("text", "alike"),
+    [
+        ("a: 1 # a\tcomment\n", True),
+        ("a: '\tquoted'\n", True),
+        ('a: "two\n  \tlines"\n', True),
+        ("a: |\n  x\n  \tliteral\n", True),
+        ("a: | # header\t\n  text\n", True),
+        ('a: "# \t"\n', True),
+        ("# \t\n# \t\na: 1\n", True),
+        ("a: 1\t# a comment\n", False),
+        ("a:\t1\n", False),
+        ("a: |\t# header\n  text\n", False),
+        ("a: !!str '\tx'\n", False),
+        ("a: [1,\t2]\n", False),
+        ("a: b\tc\n", False),
+    ],
+)
+def test_only_tabs_the_parsers_may_read_differently_leave_libyaml(text: str, alike: bool) -> None:
+    assert _libyaml_reads(text) is alike
+
+
+def test_the_tab_rule_is_read_off_the_text_and_the_spans() -> None:
+    text = "a: 'x\ty' #\t\nb: c\t\n"
+    assert tabs_read_alike(text, [(4, 7)]) is False
+    assert tabs_read_alike(text[:13], [(4, 7)]) is True
+    assert tabs_read_alike(text[:13], []) is False  # the first tab is then outside every scalar
+    assert scalar_span("k: |-\n  x\n", 3, 10) == (5, 10)
+    assert scalar_span("k: &a 'x'\n", 3, 9) is None

@@ -16,7 +16,6 @@ import contextlib
 import functools
 import os
 import re
-import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
@@ -78,7 +77,7 @@ def say_problems(out: TextIO, error: DeclarationError) -> None:
 
 _STYLES = {"place": "1", "loc": "36", "hint": "32", "detail": "2", "bad": "31", "good": "32"}
 _HINT = re.compile(r" \((?P<hint>[^()]*(?:did you mean|expected|write)[^()]*)\)$")
-_MARK = "".join(chr(0xF0000 + secrets.randbelow(0xFFFE)) for _ in range(4))
+_MARK = "".join(chr(0xF0000 + int.from_bytes(os.urandom(2), "big") % 0xFFFE) for _ in range(4))
 """Stands for the start of a colour sequence until a line is written: private-use characters
 drawn afresh in every process, so no text from a declaration or a machine can forge one."""
 _MARKED = re.compile(re.escape(_MARK) + r"([0-9]+)m")

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from hermes_decl._text import choices, did_you_mean, show
 from hermes_decl.declaration import DeclarationError, Issue, parse_declaration
 from hermes_decl.errors import DataPath, dotted
+from hermes_decl.loader.collection import paused_collection
 from hermes_decl.loader.document import (
     _AT_KEY_CODES,
     _UNREAD_CODES,
@@ -180,7 +181,8 @@ def load_declarations_text(
     text: str | bytes, *, where: str = STRING_WHERE, at: str | Sequence[str] | None = None
 ) -> dict[str, Declaration]:
     """Parse the declarations in YAML or JSON text: server name → ``Declaration``."""
-    return declarations_from(_read(text, where), at=at)
+    with paused_collection():
+        return declarations_from(_read(text, where), at=at)
 
 
 def load_declarations_file(
@@ -194,8 +196,9 @@ def load_declarations_file(
     A ``.json`` file is read as strict JSON, a ``.yaml`` or ``.yml`` file as YAML, and any other
     name by its content.
     """
-    data, label = _read_file(path, where)
-    return declarations_from(_read(data, label, syntax_of(path)), at=at)
+    with paused_collection():
+        data, label = _read_file(path, where)
+        return declarations_from(_read(data, label, syntax_of(path)), at=at)
 
 
 def load_declarations(

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from hermes_decl._text import choices, did_you_mean, show
 from hermes_decl.declaration import DeclarationError, Issue, parse_declaration
 from hermes_decl.errors import DataPath, dotted
+from hermes_decl.loader.collection import paused_collection
 from hermes_decl.loader.declarations import servers_in
 from hermes_decl.loader.document import Document
 from hermes_decl.loader.reading import _read, _read_file, syntax_of
@@ -184,11 +185,12 @@ def load_plugin_manifest(
     ``.yaml`` or ``.yml``) or the manifest's text (``bytes``, or any other string). A ``.json``
     file is read as strict JSON, a YAML file as YAML, and text by its content.
     """
-    if isinstance(path_or_text, bytes) or (
-        isinstance(path_or_text, str) and not _is_path(path_or_text)
-    ):
-        document = _read(path_or_text, where if where is not None else "<string>")
-    else:
-        data, label = _read_file(path_or_text, where)
-        document = _read(data, label, syntax_of(path_or_text))
-    return manifest_declarations(document)
+    with paused_collection():
+        if isinstance(path_or_text, bytes) or (
+            isinstance(path_or_text, str) and not _is_path(path_or_text)
+        ):
+            document = _read(path_or_text, where if where is not None else "<string>")
+        else:
+            data, label = _read_file(path_or_text, where)
+            document = _read(data, label, syntax_of(path_or_text))
+        return manifest_declarations(document)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import yaml
@@ -13,6 +11,7 @@ from yaml.reader import ReaderError
 from hermes_decl._text import show
 from hermes_decl.declaration import DeclarationError, Issue
 from hermes_decl.errors import DataPath
+from hermes_decl.loader.collection import paused_collection
 from hermes_decl.loader.core_schema import CoreConstructor, CoreResolver
 from hermes_decl.loader.document import (
     _MAP,
@@ -36,6 +35,7 @@ from hermes_decl.loader.document import (
     _Stop,
     _tag_text,
 )
+from hermes_decl.loader.tabs import Span, scalar_span, tabs_read_alike
 
 
 class _Loader(yaml.composer.Composer, CoreConstructor, CoreResolver):
@@ -53,6 +53,9 @@ class _Loader(yaml.composer.Composer, CoreConstructor, CoreResolver):
         self.alias_at: dict[tuple[int, int], Position] = {}
         self._path: list[str | int] = []
         self._depth = -1
+
+    def settle(self) -> None:
+        """Called once the whole text is composed: raise ``_Unsure`` if another parser is needed."""
 
     if TYPE_CHECKING:  # given by the parser class each loader adds
 
@@ -116,8 +119,10 @@ if yaml.__with_libyaml__:
         def __init__(self, text: str) -> None:
             CParser.__init__(self, text)
             _Loader.__init__(self)
+            self._text = text
             self._end = len(text) - 1
             self._flow = 0
+            self._spans: list[Span] | None = [] if "\t" in text else None
 
         def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
             event = cast(yaml.ScalarEvent, self.peek_event())
@@ -125,7 +130,15 @@ if yaml.__with_libyaml__:
             at_end = event.start_mark is not None and event.start_mark.index >= self._end
             if empty and (self._flow or at_end):
                 raise _Unsure
+            if self._spans is not None and event.style and event.start_mark and event.end_mark:
+                span = scalar_span(self._text, event.start_mark.index, event.end_mark.index)
+                if span is not None:
+                    self._spans.append(span)
             return super().compose_scalar_node(anchor)
+
+        def settle(self) -> None:
+            if self._spans is not None and not tabs_read_alike(self._text, self._spans):
+                raise _Unsure
 
         def compose_sequence_node(self, anchor: Any) -> yaml.SequenceNode:
             return self._collection(super().compose_sequence_node, anchor)
@@ -389,35 +402,24 @@ def _read_yaml(text: str, where: str, *, fast: bool = True) -> Document:
     problems are the same either way; but they word syntax errors differently, so text that
     libyaml refuses is read again by the pure-Python parser, whose words are the ones reported.
     """
-    with _no_collection():
+    with paused_collection():
         return _read_yaml_text(text, where, fast=fast)
 
 
-@contextlib.contextmanager
-def _no_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a document is read, then restore it.
-
-    Reading allocates a few objects per node, all alive until the document is built: a
-    collection in between frees nothing, yet on a large file the collector's passes cost as
-    much as the reading itself. The work stays bounded by ``MAX_BYTES`` and the alias budget.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+_no_collection = paused_collection
+"""The name the collector's pause had here before it served the whole load."""
 
 
 def _read_yaml_text(text: str, where: str, *, fast: bool) -> Document:
     """``_read_yaml``'s work: libyaml first when it may be used, PyYAML's own parser otherwise."""
-    if fast and _FastLoader is not None and "\t" not in text and "\ufeff" not in text[1:]:
-        # libyaml allows a tab in more places than PyYAML, and skips a byte order mark anywhere
+    if fast and _FastLoader is not None and "\ufeff" not in text[1:]:
+        # libyaml skips a byte order mark anywhere, and a tab in more places than PyYAML
         try:
             return _compose(_FastLoader(text), where)
         except DeclarationError:
-            raise
+            if "\t" not in text:
+                raise
+            # a tab before the problem may be one PyYAML refuses: it decides what is reported
         except Exception:  # a syntax error, or text the two parsers would place differently
             pass  # read below, and any problem reported in the pure-Python parser's words
     try:
@@ -450,7 +452,9 @@ def _compose(loader: _Loader, where: str) -> Document:
         root = loader.get_node()
         if root is None:
             raise _Stop(_issue((), "empty_document", _EMPTY, (1, 1)))
-        if loader.check_node():
+        second = loader.check_node()
+        loader.settle()
+        if second:
             at = _mark(loader.peek_event().start_mark)
             message = "must hold one document (found a second one here)"
             raise _Stop(_issue((), "multiple_documents", message, at))
