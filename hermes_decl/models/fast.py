@@ -27,10 +27,8 @@ from pydantic_core import CoreSchema
 
 from hermes_decl.models.app_block import AppDef
 from hermes_decl.models.common import PRESENCES
-from hermes_decl.models.rule_object import keyed_by, rule_of
+from hermes_decl.models.rule_object import Node, keyed_by, rule_of
 from hermes_decl.models.rule_object import one_or_list as one_or_list
-
-Node = dict[str, Any]
 
 
 class _Derivation:

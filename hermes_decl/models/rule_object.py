@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -32,7 +32,6 @@ Node = dict[str, Any]
 """A core schema node as the renderings read it."""
 
 
-@runtime_checkable
 class Renderer(Protocol):
     """What a rule object's JSON Schema rendering asks of the generator."""
 

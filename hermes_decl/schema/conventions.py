@@ -81,7 +81,6 @@ __all__ = [
     "title_of",
     "type_check",
     "union_tags",
-    "variant_example",
 ]
 """The conventions, those written in ``models.editor_schema`` (the words rule objects render with)
 included."""
@@ -127,11 +126,6 @@ def title_of(model: type[FrozenModel]) -> str:
     if issubclass(model, InstallHint):
         return f"install hint {model.KEY}"
     return "declaration" if issubclass(model, RequiresWithApp) else model.__name__
-
-
-def variant_example(model: type[KindVariant]) -> dict[str, object]:
-    """A mapping of one ``kind``: the kind, then the first example of each required key."""
-    return {"kind": model.KIND, **required_examples(model)}
 
 
 def markdown_text(text: str) -> str:
