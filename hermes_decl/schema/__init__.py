@@ -48,7 +48,7 @@ if TYPE_CHECKING:
         YAML_NOTE,
         json_schema,
     )
-    from hermes_decl.schema.manifest_schema import manifest_schema
+    from hermes_decl.schema.manifest_document import manifest_schema
     from hermes_decl.schema.writer import (
         REGENERATE,
         main,
@@ -74,7 +74,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(
         ("REGENERATE", "main", "schema_text", "stale_schemas", "write_schemas"), "writer"
     ),
-    "manifest_schema": "manifest_schema",
+    "manifest_schema": "manifest_document",
 }
 """Each name this package exports from a module that builds the generator, by that module."""
 
