@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -9,11 +10,13 @@ from typing import Any
 import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 
+import hermes_decl.schema
 from hermes_decl.declaration import DeclarationError
 from hermes_decl.loader import load_plugin_manifest
 from hermes_decl.schema import (
     MANIFEST_SCHEMA_FILES,
     Dialect,
+    manifest_document,
     manifest_schema,
     schema_path,
     schema_text,
@@ -105,3 +108,10 @@ def test_the_committed_files_are_current_and_valid(name: str, dialect: Dialect) 
     assert schema_path(dialect, manifest=True).read_text(encoding="utf-8") == text
     VALIDATORS[dialect].check_schema(json.loads(text))
     assert json.loads(text)["$id"].endswith("/" + name)
+
+
+def test_the_package_names_the_manifest_function_whatever_was_imported_first() -> None:
+    # A submodule of the same name would replace the lazily imported function once loaded.
+    importlib.import_module("hermes_decl.schema.writer")
+    assert hermes_decl.schema.manifest_schema is manifest_document.manifest_schema
+    assert manifest_schema is manifest_document.manifest_schema

@@ -1,8 +1,11 @@
 """The ``app`` block: one frozen ``AppDef`` per OS family (SPEC 3.1)."""
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import Field, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
 
 from hermes_decl._text import choices
 from hermes_decl.models import text_rules
@@ -15,6 +18,7 @@ from hermes_decl.models.common import (
     Presence,
     fail,
 )
+from hermes_decl.models.editor_schema import TYPED, add_rule, refusal
 from hermes_decl.models.install import InstallHint, hint_list
 from hermes_decl.models.kinds import kind_union
 from hermes_decl.models.liveness_sources import (
@@ -28,6 +32,15 @@ from hermes_decl.models.liveness_sources import (
     ServerJsonLiveness,
 )
 from hermes_decl.models.locations import LocationSpec, location_list
+from hermes_decl.models.rule_object import (
+    Derivation,
+    InnerRule,
+    KeptRule,
+    Node,
+    Renderer,
+    RuleObject,
+    renders,
+)
 from hermes_decl.models.version import (
     NO_VERSION,
     VERSION_VARIANTS,
@@ -40,16 +53,24 @@ APP_ID_CONTEXT_KEY = "app_id"
 """The validation-context key that carries the declaration's name into each ``AppDef``."""
 
 
-def one_of(options: tuple[str, ...]) -> BeforeValidator:
-    """A check that a value is one of a few strings, worded for authors."""
+@dataclass(frozen=True)
+class OneOf(InnerRule):
+    """A check that a value is one of a few strings, worded for authors; the ``Literal`` it
+    guards says the same to JSON Schema and to the fast schema."""
 
-    def check(value: Any) -> Any:
-        if value not in options if isinstance(value, str) else True:
+    options: tuple[str, ...]
+
+    def check(self, value: Any) -> Any:
+        """The value, when it is one of the options."""
+        if value not in self.options if isinstance(value, str) else True:
             code = "invalid_choice" if isinstance(value, str) else "wrong_type"
-            fail(code, f"must be {choices(options)}", value)
+            fail(code, f"must be {choices(self.options)}", value)
         return value
 
-    return BeforeValidator(check)
+
+def one_of(options: tuple[str, ...]) -> OneOf:
+    """A check that a value is one of a few strings, worded for authors."""
+    return OneOf(options)
 
 
 LOCATION_HELP = (
@@ -87,9 +108,20 @@ MIN_OS_VERSION_LINUX = (
 """What is said of a ``min_os_version`` under ``linux``."""
 
 
-def _no_os_version_on_linux(value: Any) -> Any:
-    """``min_os_version`` under ``linux``: any value is refused, saying why."""
-    fail("min_os_version_linux", MIN_OS_VERSION_LINUX, value)
+class _NoOsVersionOnLinux(RuleObject):
+    """``min_os_version`` under ``linux``: any value is refused, saying why (only null, which
+    means absent, passes)."""
+
+    def check(self, value: Any) -> Any:
+        """Refuse any value."""
+        fail("min_os_version_linux", MIN_OS_VERSION_LINUX, value)
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        return {TYPED: True, "allOf": [refusal(MIN_OS_VERSION_LINUX)]}
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        """Refused here, explained by the explaining schema."""
+        return core_schema.str_schema(pattern="^$", min_length=1)
 
 
 class AppDef(FrozenModel):
@@ -199,7 +231,7 @@ def _app_def_for(os_family: OsFamily) -> type[AppDef]:
             default=NO_LIVENESS, description=LIVENESS_HELP
         )
         if os_family == "linux":
-            min_os_version: Annotated[None, BeforeValidator(_no_os_version_on_linux)] = Field(
+            min_os_version: Annotated[None, _NoOsVersionOnLinux()] = Field(
                 default=None, description=LINUX_MIN_OS_VERSION_HELP
             )
         install: hint_list(os_family) | None = Field(  # type: ignore[valid-type]
@@ -222,6 +254,24 @@ else:
     LinuxAppDef = _app_def_for("linux")
 
 
+class _AtLeastOneOs(KeptRule):
+    """``AppBlock``'s check that some OS block is present and not null."""
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        generated = renderer.generate_inner(schema["schema"])
+        # Known keys only, each OS key absent or null: the parser's verdict when the block is
+        # otherwise valid (an unknown key is its own problem, and stops this check).
+        known = AppBlock.accepted_keys()
+        nothing = {
+            "properties": {key: {"type": "null"} if key in OS_FAMILIES else True for key in known},
+            "additionalProperties": False,
+        }
+        add_rule(
+            generated, {"$comment": "no_os_block", "if": nothing, "then": refusal(NO_OS_BLOCK)}
+        )
+        return generated
+
+
 class AppBlock(FrozenModel):
     """The ``app`` block: one or more of ``win32``, ``darwin`` and ``linux``; a display name."""
 
@@ -233,6 +283,7 @@ class AppBlock(FrozenModel):
     )
 
     @model_validator(mode="after")
+    @renders(_AtLeastOneOs())
     def _at_least_one(self) -> "AppBlock":
         if self.win32 is None and self.darwin is None and self.linux is None:
             fail("no_os_block", NO_OS_BLOCK)

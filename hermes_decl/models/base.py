@@ -15,10 +15,21 @@ from pydantic import (
     ValidationError,
     model_validator,
 )
+from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import InitErrorDetails
 
 from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models.common import carried, fail, problem
+from hermes_decl.models.rule_object import InnerRule, Node, Renderer, renders
+
+
+class _MappingRule(InnerRule):
+    """``FrozenModel``'s mapping check: a model's mapping, as the generator renders every model's;
+    the fast schema says it by ``extra='forbid'``."""
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        return renderer.mapping_schema(schema, schema["function"]["function"].__self__)
+
 
 _ACCEPTED_KEYS: dict[type[BaseModel], tuple[str, ...]] = {}
 """Each model class's accepted keys, filled on first use (the fields are final by then)."""
@@ -50,6 +61,7 @@ class FrozenModel(BaseModel):
 
     @model_validator(mode="wrap")
     @classmethod
+    @renders(_MappingRule())
     def _validate_mapping(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
         # ``type(...) is dict`` first: the usual input, and far cheaper than the ABC checks.
         if type(data) is not dict:

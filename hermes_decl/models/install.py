@@ -10,14 +10,36 @@ error at the list item, as a location kind of another OS is.
 """
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Union
 
-from pydantic import BeforeValidator, Discriminator, Field, Tag
+from pydantic import Discriminator, Field, Tag
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
 
 from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models import text_rules
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail, fail_at, problem
+from hermes_decl.models.editor_schema import (
+    TITLE,
+    TYPED,
+    doc_of,
+    one_or_list,
+    present_with,
+    refusal,
+    required_examples,
+    snippet_of,
+    type_check,
+)
+from hermes_decl.models.rule_object import (
+    Derivation,
+    Node,
+    Renderer,
+    RuleObject,
+    fast_one_or_list,
+    os_family_of,
+)
 
 DEFAULT_FLATPAK_REMOTE = "flathub"
 
@@ -163,21 +185,34 @@ def key_of(value: Any) -> str | None:
     return None
 
 
-def hint_item(os_family: OsFamily) -> Any:
-    """The type of one item of ``install`` under an OS block: a union keyed by the hint's key."""
-    here = [hint for hint in INSTALL_HINTS if os_family in hint.VALID_OS]
-    keys_here = [hint.KEY for hint in here]
-    by_key = {hint.KEY: hint for hint in INSTALL_HINTS}
-    shape = f"a mapping naming one package manager: {choices(keys_here)}"
+@dataclass(frozen=True)
+class HintUnion(RuleObject):
+    """The check that runs before the install-hint union of one OS block, keyed by the package
+    manager a hint names; in JSON Schema, as a ``kind`` union: ``if key K is present then hint
+    K``, no ``oneOf``, and a package manager of another OS named as such at its key."""
 
-    def check_hint(value: Any) -> Any:
+    os_family: OsFamily
+
+    @property
+    def keys_here(self) -> list[str]:
+        """The keys of the hints valid under this OS block, in table order."""
+        return [hint.KEY for hint in INSTALL_HINTS if self.os_family in hint.VALID_OS]
+
+    @property
+    def shape(self) -> str:
+        """What a hint must be, as the messages say it."""
+        return f"a mapping naming one package manager: {choices(self.keys_here)}"
+
+    def check(self, value: Any) -> Any:
+        """The hint, when it names exactly one package manager of this OS block."""
         if type(value) is not dict and not isinstance(value, Mapping):
-            fail("wrong_type", f"must be {shape}", value)
+            fail("wrong_type", f"must be {self.shape}", value)
         named = [key for key in HINT_KEYS if value.get(key) is not None]
         if len(named) > 1:
             names = " and ".join(repr(key) for key in named)
             fail("hint_ambiguous", f"must name one package manager (got {names})")
         if not named:
+            keys_here = self.keys_here
             close = [
                 (key, suggestion)
                 for key in value
@@ -197,31 +232,78 @@ def hint_item(os_family: OsFamily) -> Any:
                         for key, hint in close
                     ],
                 )
-            fail("missing_key", f"must be {shape}", value)
-        hint = by_key[named[0]]
-        if os_family not in hint.VALID_OS:
+            fail("missing_key", f"must be {self.shape}", value)
+        hint = _BY_KEY[named[0]]
+        if self.os_family not in hint.VALID_OS:
             fail("hint_wrong_os", wrong_os_message(hint))
         return value
 
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        shape = self.shape
+        choices_by_key: dict[str, CoreSchema] = dict(schema["schema"]["choices"])
+        rules: list[JsonSchemaValue] = [type_check(["object"], f"must be {shape}")]
+        snippets: list[JsonSchemaValue] = []
+        for hint in INSTALL_HINTS:
+            names = present_with(hint.KEY, {"not": {"type": "null"}})
+            if self.os_family not in hint.VALID_OS:
+                then = {"properties": {hint.KEY: refusal(wrong_os_message(hint))}}
+                rules.append({"if": {"type": "object", **names}, "then": then})
+                continue
+            body = renderer.generate_inner(choices_by_key[hint.KEY])
+            rules.append({"if": {"type": "object", **names}, "then": body})
+            snippets.append(snippet_of(hint.KEY, doc_of(hint), required_examples(hint)))
+        nothing = {"properties": {hint.KEY: {"type": "null"} for hint in INSTALL_HINTS}}
+        rules.append({"if": {"type": "object", **nothing}, "then": refusal(f"must be {shape}")})
+        return {TYPED: True, "allOf": rules, "defaultSnippets": snippets}
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        """The variant whose key a hint names; each variant forbids the others' keys."""
+        union = schema["schema"]
+        variants = [derivation.node(choice, presence) for choice in dict(union["choices"]).values()]
+        return core_schema.union_schema(variants, mode="left_to_right")
+
+
+_BY_KEY = {hint.KEY: hint for hint in INSTALL_HINTS}
+
+
+def hint_item(os_family: OsFamily) -> Any:
+    """The type of one item of ``install`` under an OS block: a union keyed by the hint's key."""
+    here = [hint for hint in INSTALL_HINTS if os_family in hint.VALID_OS]
     members = tuple(Annotated[hint, Tag(hint.KEY)] for hint in here)
     union = Annotated[Union[members], Discriminator(key_of)]  # type: ignore[valid-type]  # noqa: UP007
-    return Annotated[union, BeforeValidator(check_hint)]
+    return Annotated[union, HintUnion(os_family)]
 
 
 EMPTY_HINTS = "must not be empty: give a hint or a list of them"
 """What is said of an empty ``install`` list."""
 
 
-def as_hint_list(value: Any) -> Any:
-    """Accept one hint as a list of one; a list must not be empty."""
-    if isinstance(value, (list, tuple)):
-        if not value:
-            fail("empty", EMPTY_HINTS)
-        return tuple(value)
-    return (value,)
+class _HintList(RuleObject):
+    """``install``: one hint as a list of one, or a non-empty list of hints."""
+
+    def check(self, value: Any) -> Any:
+        """The hints, as a tuple; a list must not be empty."""
+        if isinstance(value, (list, tuple)):
+            if not value:
+                fail("empty", EMPTY_HINTS)
+            return tuple(value)
+        return (value,)
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        os_family = os_family_of(renderer, "install list")
+        item = renderer.generate_inner(schema["schema"])["items"]
+        item[TITLE] = f"app.{os_family}.install"
+        item["$comment"] = f"One way to install the application under app.{os_family}."
+        return one_or_list(item, EMPTY_HINTS, hoist=f"{os_family.capitalize()}InstallHint")
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        return fast_one_or_list(derivation.node(schema["schema"], presence))
+
+
+_HINT_LIST = _HintList()
 
 
 def hint_list(os_family: OsFamily) -> Any:
     """The type of ``install`` under an OS block: one hint or a non-empty list, as a tuple."""
     item = hint_item(os_family)
-    return Annotated[tuple[item, ...], BeforeValidator(as_hint_list)]  # type: ignore[valid-type]
+    return Annotated[tuple[item, ...], _HINT_LIST]  # type: ignore[valid-type]

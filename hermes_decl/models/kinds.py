@@ -10,12 +10,33 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any, ClassVar, Protocol, Union
 
-from pydantic import BaseModel, BeforeValidator, Discriminator, Tag, ValidationError
-from pydantic_core import InitErrorDetails
+from pydantic import BaseModel, Discriminator, Tag, ValidationError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, InitErrorDetails, core_schema
 
 from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models.base import FrozenModel
-from hermes_decl.models.common import OS_FAMILIES, OsFamily, carried, fail, fail_at, problem
+from hermes_decl.models.common import (
+    MEANINGS_KEY,
+    OS_FAMILIES,
+    OsFamily,
+    carried,
+    fail,
+    fail_at,
+    problem,
+)
+from hermes_decl.models.editor_schema import (
+    KIND_HELP,
+    NULL_MEANING,
+    TYPED,
+    doc_of,
+    kind_is,
+    refusal,
+    required_examples,
+    snippet_of,
+    type_check,
+)
+from hermes_decl.models.rule_object import Derivation, Node, Renderer, RuleObject, keyed_by
 
 
 class KindVariant(FrozenModel):
@@ -45,8 +66,9 @@ def _own_problems(variant: type[KindVariant], value: object) -> list[InitErrorDe
 
 
 @dataclass(frozen=True)
-class KindUnion:
-    """The check that runs before a ``kind`` union, and what the JSON Schema needs to know of it.
+class KindUnion(RuleObject):
+    """The check that runs before a ``kind`` union, and what JSON Schema and the fast schema make
+    of the union.
 
     ``variants`` are the variants valid under ``os_family``; ``every_variant`` are all of them,
     so that a kind of another OS is named as such. ``default_kind`` is the kind a mapping without
@@ -83,7 +105,8 @@ class KindUnion:
         """The message for a kind that belongs to another OS block."""
         return f"kind {variant.KIND!r} is only valid under {_valid_os_text(variant)}"
 
-    def __call__(self, value: Any) -> Any:
+    def check(self, value: Any) -> Any:
+        """The value, when its ``kind`` names a variant valid under this OS block."""
         if isinstance(value, str) and self.string_variant is not None:
             return value
         if type(value) is not dict and not isinstance(value, Mapping):
@@ -114,6 +137,86 @@ class KindUnion:
                 ],
             )
         return value
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        """Its type check, ``kind`` with every valid kind described, and one ``if kind is K then
+        variant K`` per variant (no ``oneOf``, so an editor reports the chosen variant's own
+        problems); a kind of another OS is named as such."""
+        inner = schema["schema"]
+        choices_by_tag: dict[str, CoreSchema] = (
+            dict(inner["choices"])
+            if inner["type"] == "tagged-union"
+            else {self.variants[0].KIND: inner}
+        )
+        kind: JsonSchemaValue = {
+            "description": KIND_HELP,
+            "type": ["string"],
+            "enum": list(self.kinds),
+            MEANINGS_KEY: [variant.model_fields["kind"].description for variant in self.variants],
+            "errorMessage": f"must be {choices(self.kinds)}",
+        }
+        wrong_os = [
+            {"if": {"const": variant.KIND}, "then": refusal(self.wrong_os_message(variant))}
+            for variant in self.every_variant
+            if variant not in self.variants
+        ]
+        if wrong_os:
+            kind["allOf"] = wrong_os
+        if self.default_kind is not None:  # then a null kind is the default kind too
+            kind["default"] = self.default_kind
+            kind["type"] = ["string", "null"]
+            kind["enum"] = [*kind["enum"], None]
+            kind[MEANINGS_KEY] = [*kind[MEANINGS_KEY], NULL_MEANING]
+        types = ["object"] if self.string_variant is None else ["string", "object"]
+        rules: list[JsonSchemaValue] = [type_check(types, f"must be {self.shape}")]
+        snippets: list[JsonSchemaValue] = []
+        if self.string_variant is not None:
+            path = renderer.generate_inner(choices_by_tag[self.string_variant.KIND])
+            rules.append({"if": {"type": "string"}, "then": path})
+        for variant in self.variants:
+            body = renderer.generate_inner(choices_by_tag[variant.KIND])
+            default = self.default_kind == variant.KIND
+            rules.append({"if": kind_is(variant.KIND, default=default), "then": body})
+            example = {"kind": variant.KIND, **required_examples(variant)}
+            if len(example) > 1:
+                snippets.append(snippet_of(variant.KIND, doc_of(variant), example))
+        generated: JsonSchemaValue = {
+            TYPED: True,
+            "allOf": rules,
+            "properties": {"kind": kind},
+        }
+        if self.default_kind is None:
+            generated["required"] = ["kind"]
+        if snippets:
+            generated["defaultSnippets"] = snippets
+        return generated
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        """The tagged union keyed by the ``kind`` key (a mapping without one is left to the
+        explaining schema), a plain string tried as the path it stands for; under an OS block
+        split by presence, only the location kinds that find that presence."""
+        inner = schema["schema"]
+        if inner["type"] != "tagged-union":
+            return derivation.node(inner, presence)  # one variant under this OS block
+        choices_by_tag = dict(inner["choices"])
+        if presence is not None and self.string_variant is not None:
+            elsewhere = {
+                variant.KIND
+                for variant in self.every_variant
+                if getattr(variant, "PRESENCE", presence) != presence
+            }
+            choices_by_tag = {
+                tag: choice for tag, choice in choices_by_tag.items() if tag not in elsewhere
+            }
+        path = choices_by_tag.pop(self.string_variant.KIND) if self.string_variant else None
+        tagged = keyed_by(
+            "kind", {tag: derivation.node(c, presence) for tag, c in choices_by_tag.items()}
+        )
+        if path is None:
+            return tagged
+        return core_schema.union_schema(
+            [derivation.node(path, presence), tagged], mode="left_to_right"
+        )
 
 
 def tag_of(value: Any, *, default_kind: str | None, string_kind: str | None = None) -> object:
@@ -153,6 +256,6 @@ def kind_union(
     if string_variant is not None:
         members = (Annotated[string_variant, Tag(string_variant.KIND)], *members)
     if len(members) == 1:
-        return Annotated[here[0], BeforeValidator(check)]
+        return Annotated[here[0], check]
     union = Annotated[Union[members], Discriminator(tag)]  # type: ignore[valid-type]  # noqa: UP007
-    return Annotated[union, BeforeValidator(check)]
+    return Annotated[union, check]

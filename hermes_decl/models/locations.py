@@ -5,13 +5,31 @@ that names what to find and the presence it yields; ``hermes_decl.resolver.app.L
 is built from these variants, so the table and the union cannot drift apart.
 """
 
+import copy
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, RootModel, ValidationInfo
+from pydantic import ConfigDict, Field, RootModel, ValidationInfo
+from pydantic.json_schema import JsonSchemaValue
 
-from hermes_decl.models.common import OS_FAMILIES, OsFamily, Presence, fail
+from hermes_decl.models.common import OS_FAMILIES, PRESENCES, OsFamily, Presence, fail
+from hermes_decl.models.editor_schema import (
+    TITLE,
+    kind_is,
+    one_or_list,
+    present_with,
+    refusal,
+    union_tags,
+)
 from hermes_decl.models.kinds import KindVariant, kind_union
 from hermes_decl.models.path_rules import BARE_NAME, LOCATION_PATHS, RELATIVE_FILE
+from hermes_decl.models.rule_object import (
+    Derivation,
+    Node,
+    Renderer,
+    RuleObject,
+    fast_one_or_list,
+    os_family_of,
+)
 
 BareName = Annotated[str, BARE_NAME]
 RelativeFile = Annotated[str, RELATIVE_FILE]
@@ -175,15 +193,72 @@ def presence_mismatch_message(variant: type[KindLocation], presence: Presence) -
     )
 
 
-def _check_presence(location: Any, info: ValidationInfo) -> Any:
-    presence = info.data.get("presence")
-    if (
-        isinstance(location, KindLocation)
-        and presence is not None
-        and presence != location.PRESENCE
-    ):
-        fail("presence_mismatch", presence_mismatch_message(type(location), presence))
-    return location
+class _PresenceCheck(RuleObject):
+    """A location kind must find what the block's ``presence`` says: said in JSON Schema on the
+    block, per presence, and in the fast schema by the block's variant for each presence."""
+
+    MODE = "after"
+
+    def check(self, location: Any, info: ValidationInfo) -> Any:
+        """The location, when its kind finds the block's presence."""
+        presence = info.data.get("presence")
+        if (
+            isinstance(location, KindLocation)
+            and presence is not None
+            and presence != location.PRESENCE
+        ):
+            fail("presence_mismatch", presence_mismatch_message(type(location), presence))
+        return location
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        generated = renderer.generate_inner(schema["schema"])
+        model, pending = renderer.model_frame()
+        field = model.model_fields["locations"]
+        key = field.alias or "locations"
+        tags = set(union_tags(schema["schema"]))
+        for presence in PRESENCES:
+            others = [v for v in KIND_LOCATIONS if v.KIND in tags and presence != v.PRESENCE]
+            if not others:
+                continue
+            refusals = {
+                "allOf": [
+                    {
+                        "if": kind_is(variant.KIND),
+                        "then": {
+                            "properties": {
+                                "kind": refusal(presence_mismatch_message(variant, presence))
+                            }
+                        },
+                    }
+                    for variant in others
+                ]
+            }
+            pending.append(
+                {
+                    "$comment": "presence_mismatch",
+                    "if": present_with("presence", {"const": presence}),
+                    "then": {
+                        "properties": {
+                            key: {
+                                "if": {"type": "array"},
+                                "then": {"items": refusals},
+                                "else": copy.deepcopy(refusals),
+                            }
+                        }
+                    },
+                }
+            )
+        return generated
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        """Said by the block's variant for that presence, whose location union holds only the
+        kinds that find it."""
+        if presence is None:
+            raise TypeError("a presence check outside a block split by presence")
+        return derivation.node(schema["schema"], presence)
+
+
+_PRESENCE_CHECK = _PresenceCheck()
 
 
 def location_item(os_family: OsFamily) -> Any:
@@ -194,23 +269,39 @@ def location_item(os_family: OsFamily) -> Any:
         default_kind=None,
         string_variant=PATH_LOCATIONS[os_family],
     )
-    return Annotated[union, AfterValidator(_check_presence)]
+    return Annotated[union, _PRESENCE_CHECK]
 
 
 def location_list(os_family: OsFamily) -> Any:
     """The type of a ``location`` value under an OS block: one place or a non-empty list."""
     item = location_item(os_family)
-    return Annotated[tuple[item, ...], BeforeValidator(as_location_list)]  # type: ignore[valid-type]
+    return Annotated[tuple[item, ...], _LOCATION_LIST]  # type: ignore[valid-type]
 
 
 EMPTY_LOCATION = "must not be empty: give a path, a location mapping, or a list of them"
 """What is said of an empty ``location`` list."""
 
 
-def as_location_list(value: Any) -> Any:
-    """Accept one place (a path or a kind mapping) as a list of one; a list must not be empty."""
-    if isinstance(value, (list, tuple)):
-        if not value:
-            fail("empty", EMPTY_LOCATION)
-        return tuple(value)
-    return (value,)
+class _LocationList(RuleObject):
+    """``location``: one place (a path or a kind mapping) as a list of one, or a non-empty list."""
+
+    def check(self, value: Any) -> Any:
+        """The places, as a tuple; a list must not be empty."""
+        if isinstance(value, (list, tuple)):
+            if not value:
+                fail("empty", EMPTY_LOCATION)
+            return tuple(value)
+        return (value,)
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        os_family = os_family_of(renderer, "location list")
+        item = renderer.generate_inner(schema["schema"])["items"]
+        item[TITLE] = f"app.{os_family}.location"
+        item["$comment"] = f"One place to look under app.{os_family}."
+        return one_or_list(item, EMPTY_LOCATION, hoist=f"{os_family.capitalize()}Location")
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        return fast_one_or_list(derivation.node(schema["schema"], presence))
+
+
+_LOCATION_LIST = _LocationList()

@@ -7,6 +7,11 @@ from pydantic import Field, ModelWrapValidatorHandler, ValidationInfo, model_val
 from hermes_decl.models.app_block import APP_ID_CONTEXT_KEY, AppDef
 from hermes_decl.models.path_rules import NON_BLANK
 from hermes_decl.models.requires import RequiresWithApp
+from hermes_decl.models.rule_object import InnerRule, renders
+
+
+class _NameInContext(InnerRule):
+    """Carrying the name into the validation context checks nothing the inner schema does not."""
 
 
 class Declaration(RequiresWithApp):
@@ -18,6 +23,7 @@ class Declaration(RequiresWithApp):
 
     @model_validator(mode="wrap")
     @classmethod
+    @renders(_NameInContext())
     def _carry_name(
         cls, data: Any, handler: ModelWrapValidatorHandler[Any], info: ValidationInfo
     ) -> Any:

@@ -1,16 +1,29 @@
 """The ``requires`` block: what must hold before the server is offered (SPEC 3.3)."""
 
+import itertools
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import Field, ValidationInfo, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models.app_block import AppBlock, one_of
 from hermes_decl.models.base import FrozenModel
-from hermes_decl.models.common import Loc, Meanings, fail, fail_at, problem
+from hermes_decl.models.common import OS_FAMILIES, Loc, Meanings, fail, fail_at, problem
+from hermes_decl.models.editor_schema import (
+    TYPED,
+    add_rule,
+    one_or_list,
+    present_with,
+    refusal,
+    type_check,
+)
 from hermes_decl.models.path_rules import MIN_VERSION
+from hermes_decl.models.rule_object import Derivation, KeptRule, Node, Renderer, RuleObject, renders
+from hermes_decl.models.rule_object import one_or_list as fast_one_or_value
+from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 
 Arch = Literal["x86_64", "arm64"]
 ARCHES: tuple[Arch, ...] = ("x86_64", "arm64")
@@ -55,11 +68,33 @@ def no_version_source_message(lacking: Sequence[str]) -> str:
     return f"needs a version source: set version.kind in {blocks}"
 
 
-def _minimum_needs_app(value: str, info: ValidationInfo) -> str:
-    """``min_version`` needs ``app: true``, judged per field so other errors cannot hide it."""
-    if info.data.get("app", True) is False:  # an invalid ``app`` is not in info.data: no verdict
-        fail("min_version_needs_app", MIN_VERSION_NEEDS_APP)
-    return value
+class _MinimumNeedsApp(KeptRule):
+    """``min_version`` needs ``app: true``, judged per field so other errors cannot hide it; in
+    JSON Schema, a rule on the enclosing ``requires``."""
+
+    MODE = "after"
+
+    def check(self, value: str, info: ValidationInfo) -> str:
+        """The version, unless ``app`` is false."""
+        if info.data.get("app", True) is False:  # an invalid ``app`` is not in info.data
+            fail("min_version_needs_app", MIN_VERSION_NEEDS_APP)
+        return value
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        renderer.model_frame()[1].append(
+            {
+                "$comment": "min_version_needs_app",
+                "if": {
+                    "required": ["min_version"],
+                    "properties": {
+                        "min_version": {"type": "string"},
+                        "app": {"enum": [False, None]},
+                    },
+                },
+                "then": {"properties": {"min_version": refusal(MIN_VERSION_NEEDS_APP)}},
+            }
+        )
+        return renderer.generate_inner(schema["schema"])
 
 
 def _arch_problem(value: object) -> PydanticCustomError | None:
@@ -82,24 +117,47 @@ EMPTY_ARCHES = f"must not be empty: give {choices(ARCHES)}, or a list of them"
 """What is said of an empty ``arch`` list."""
 
 
-def as_arch_list(value: Any) -> Any:
-    """One architecture or a non-empty list of them, each named once; every problem at once."""
-    if not isinstance(value, (list, tuple)):
-        items: tuple[object, ...] = (value,)
-    elif not value:
-        fail("empty", EMPTY_ARCHES)
-    else:
-        items = tuple(value)
-    problems: list[tuple[Loc, PydanticCustomError, object]] = []
-    for index, item in enumerate(items):
-        wrong = _arch_problem(item)
-        if wrong is None and item in items[:index]:
-            wrong = problem("duplicate", "is listed twice")
-        if wrong is not None:
-            problems.append(((index,), wrong, item))
-    if problems:
-        fail_at("arch", problems)
-    return items
+class _ArchList(RuleObject):
+    """``arch``: one architecture or a non-empty list of them, each named once."""
+
+    def check(self, value: Any) -> Any:
+        """The architectures, as a tuple; every problem at once."""
+        if not isinstance(value, (list, tuple)):
+            items: tuple[object, ...] = (value,)
+        elif not value:
+            fail("empty", EMPTY_ARCHES)
+        else:
+            items = tuple(value)
+        problems: list[tuple[Loc, PydanticCustomError, object]] = []
+        for index, item in enumerate(items):
+            wrong = _arch_problem(item)
+            if wrong is None and item in items[:index]:
+                wrong = problem("duplicate", "is listed twice")
+            if wrong is not None:
+                problems.append(((index,), wrong, item))
+        if problems:
+            fail_at("arch", problems)
+        return items
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        item = renderer.generate_inner(schema["schema"])["items"]
+        item["type"] = ["string"]
+        item["errorMessage"] = f"must be {choices(ARCHES)}"
+        item = {TYPED: True, "allOf": [type_check(["string"], item["errorMessage"]), item]}
+        return one_or_list(item, EMPTY_ARCHES, unique=True)
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        """Every order of every choice of architectures."""
+        shapes: list[CoreSchema | tuple[CoreSchema, str]] = [
+            core_schema.tuple_schema(
+                [core_schema.literal_schema([arch]) for arch in chosen], strict=False
+            )
+            for size in range(1, len(ARCHES) + 1)
+            for chosen in itertools.permutations(ARCHES, size)
+        ]
+        return core_schema.no_info_before_validator_function(
+            fast_one_or_value, core_schema.union_schema(shapes, mode="left_to_right")
+        )
 
 
 ArchName = Annotated[Arch, Meanings(ARCH_MEANINGS)]
@@ -111,7 +169,7 @@ class Requires(FrozenModel):
     app: bool = Field(
         default=False, description="Offer the server only where the application is present."
     )
-    min_version: Annotated[str, MIN_VERSION, AfterValidator(_minimum_needs_app)] | None = Field(
+    min_version: Annotated[str, MIN_VERSION, _MinimumNeedsApp()] | None = Field(
         default=None,
         description="The lowest acceptable version, dotted numeric such as '2.3.0'.",
         examples=["2.3.0"],
@@ -119,7 +177,7 @@ class Requires(FrozenModel):
     gpu: Annotated[GpuVendor, one_of(("nvidia",)), Meanings(GPU_MEANINGS)] | None = Field(
         default=None, description="Offer the server only on a machine with this GPU vendor."
     )
-    arch: Annotated[tuple[ArchName, ...], BeforeValidator(as_arch_list)] | None = Field(
+    arch: Annotated[tuple[ArchName, ...], _ArchList()] | None = Field(
         default=None,
         description=(
             "Offer the server only on a machine whose native processor architecture is this "
@@ -134,6 +192,94 @@ NO_REQUIREMENTS = Requires.model_construct()
 """The default ``requires`` block, made without validating (see ``version.NO_VERSION``)."""
 
 
+class _CrossCheck(KeptRule):
+    """``requires`` judged against the ``app`` block.
+
+    In JSON Schema each rule is ``if`` (the rule is broken) ``then`` (refuse the value the parser
+    reports at), so an editor shows the parser's message at the parser's place. Conditions use
+    no ``anyOf``: an editor would show its branches' (absent) descriptions on hover.
+    """
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        generated = renderer.generate_inner(schema["schema"])
+
+        def at_requires(key: str, message: str) -> JsonSchemaValue:
+            return {"properties": {"requires": {"properties": {key: refusal(message)}}}}
+
+        app_true = {"type": "object", **present_with("app", {"const": True})}
+        add_rule(
+            generated,
+            {
+                "$comment": "app_block_required",
+                "if": {
+                    "required": ["requires"],
+                    "properties": {"requires": app_true, "app": {"type": "null"}},
+                },
+                "then": at_requires("app", APP_BLOCK_REQUIRED),
+            },
+        )
+        minimum = {
+            "type": "object",
+            "required": ["app", "min_version"],
+            "properties": {"app": {"const": True}, "min_version": {"type": "string"}},
+        }
+        sourced = [
+            os_family
+            for os_family in OS_FAMILIES
+            if any(
+                os_family in variant.VALID_OS
+                for variant in VERSION_VARIANTS
+                if variant.KIND != NoVersion.KIND
+            )
+        ]
+        unsourced = [os_family for os_family in OS_FAMILIES if os_family not in sourced]
+
+        def when(app: JsonSchemaValue) -> JsonSchemaValue:
+            return {
+                "required": ["requires", "app"],
+                "properties": {"requires": minimum, "app": {"type": "object", **app}},
+            }
+
+        add_rule(
+            generated,
+            {
+                "$comment": "min_version_linux_only",
+                "if": when(
+                    {
+                        "properties": {os_family: {"type": "null"} for os_family in sourced},
+                        "not": {"properties": {os: {"type": "null"} for os in unsourced}},
+                    }
+                ),
+                "then": at_requires("min_version", MIN_VERSION_LINUX_ONLY),
+            },
+        )
+        with_source = present_with(
+            "version",
+            {
+                "type": "object",
+                **present_with("kind", {"type": "string", "not": {"const": NoVersion.KIND}}),
+            },
+        )
+
+        def lacking(os_family: str) -> JsonSchemaValue:
+            return present_with(os_family, {"type": "object", "not": with_source})
+
+        for size in range(1, len(sourced) + 1):
+            for blocks in itertools.combinations(sourced, size):
+                conditions = [
+                    lacking(os) if os in blocks else {"not": lacking(os)} for os in sourced
+                ]
+                add_rule(
+                    generated,
+                    {
+                        "$comment": "min_version_no_version_source",
+                        "if": when({"allOf": conditions}),
+                        "then": at_requires("min_version", no_version_source_message(blocks)),
+                    },
+                )
+        return generated
+
+
 class RequiresWithApp(FrozenModel):
     """A ``requires`` block judged against its ``app`` block: the cross-field rules of SPEC 3.3."""
 
@@ -145,6 +291,7 @@ class RequiresWithApp(FrozenModel):
     )
 
     @model_validator(mode="after")
+    @renders(_CrossCheck())
     def _cross_check(self) -> Any:
         requires, app = self.requires, self.app
         if requires.app and app is None:

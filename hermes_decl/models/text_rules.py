@@ -28,6 +28,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, fail
+from hermes_decl.models.rule_object import Derivation, Node, Renderer, RuleObject
 
 SPACE_CLASS = (
     r"\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028-\u2029\u202f\u205f\u3000"
@@ -109,7 +110,7 @@ class Accept:
 
 
 @dataclass(frozen=True)
-class TextRules:
+class TextRules(RuleObject):
     """The rules of one string field, checked in order; the first one broken is reported.
 
     ``explain``, when given, is the check that reports a refusal instead of the rules (a path
@@ -146,9 +147,16 @@ class TextRules:
         generated.setdefault("allOf", []).extend(rule.json_schema() for rule in self.rules)
         return generated
 
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        """The string's own schema: the patterns are added as metadata, on the way back."""
+        return renderer.generate_inner(schema["schema"])
+
     def fast_schema(self) -> CoreSchema:
         """What the fast validator runs instead of ``check``: the lookaround-free pattern."""
         return self.accept.core_schema()
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        return self.fast_schema()
 
 
 def _at_most(count: int, message: str) -> TextRule:

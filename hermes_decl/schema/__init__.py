@@ -1,10 +1,11 @@
 """The JSON Schema of declarations, for editors and hosts, generated from the models (SPEC 10).
 
 Pydantic generates the structure (every model, field, description and default); the generator
-(``generator``) maps each validator function the models use to what JSON Schema can say about it
-(a pattern per path rule, null as absent, one place or a non-empty list, the ``kind`` and
-install-hint unions and the cross-field rules as ``if``/``then``), and refuses a validator it does
-not know, so the schema cannot silently fall behind the parser. What no dialect can express is
+(``generator``) asks each validator function the models use for its rule object, which renders
+what JSON Schema can say about it (a pattern per path rule, one place or a non-empty list, the
+``kind`` and install-hint unions and the cross-field rules as ``if``/``then``); it renders null as
+absent itself, and refuses a validator without a rule object, so the schema cannot silently fall
+behind the parser. What no dialect can express is
 listed in ``SCHEMA_LIMITS``. ``declaration_schema`` assembles a schema of either dialect
 (``dialects``), ``writer`` writes and checks the committed files, and ``files`` names and finds
 them.
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
         YAML_NOTE,
         json_schema,
     )
-    from hermes_decl.schema.manifest_schema import manifest_schema
+    from hermes_decl.schema.manifest_document import manifest_schema
     from hermes_decl.schema.writer import (
         REGENERATE,
         main,
@@ -73,7 +74,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(
         ("REGENERATE", "main", "schema_text", "stale_schemas", "write_schemas"), "writer"
     ),
-    "manifest_schema": "manifest_schema",
+    "manifest_schema": "manifest_document",
 }
 """Each name this package exports from a module that builds the generator, by that module."""
 

@@ -11,11 +11,11 @@ from typing import Any
 from pydantic.json_schema import JsonSchemaValue
 
 from hermes_decl._text import choices
+from hermes_decl.models.editor_schema import HOIST, NULLABLE, OBJECT, type_check
 from hermes_decl.models.path_rules import NON_BLANK
 from hermes_decl.models.requires import (
     RequiresWithApp,
 )
-from hermes_decl.schema.conventions import HOIST, NULLABLE, OBJECT, type_check
 from hermes_decl.schema.dialects import finish, for_draft_07, ordered, transform
 from hermes_decl.schema.files import DIALECTS, Dialect, schema_file_name
 from hermes_decl.schema.generator import Generator

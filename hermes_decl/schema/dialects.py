@@ -10,15 +10,8 @@ from collections.abc import Callable
 from pydantic.json_schema import JsonSchemaValue
 
 from hermes_decl.models.common import MEANINGS_KEY
-from hermes_decl.schema.conventions import (
-    ANNOTATIONS,
-    NULLABLE,
-    OBJECT,
-    TITLE,
-    TYPED,
-    describe,
-    type_check,
-)
+from hermes_decl.models.editor_schema import ANNOTATIONS, NULLABLE, OBJECT, TITLE, TYPED, type_check
+from hermes_decl.schema.conventions import describe
 
 # --- from generated definitions to a schema document ------------------------------------------
 

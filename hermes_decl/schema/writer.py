@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hermes_decl.schema.declaration_schema import json_schema
 from hermes_decl.schema.files import DIALECTS, MANIFEST_SCHEMA_FILES, SCHEMA_FILES, Dialect
-from hermes_decl.schema.manifest_schema import manifest_schema
+from hermes_decl.schema.manifest_document import manifest_schema
 
 REGENERATE = "python -m hermes_decl.schema --write hermes_decl/schemas --write schema"
 """The command that rewrites the committed copies: the package's, and the repository's."""
