@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
-from hermes_decl.hosts.live.files import (
+from hermes_decl.hosts.live.file_primitives import (
     file_modified,
     list_dir_names,
     path_is_dir,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hermes_decl._regular_file import open_regular
 from hermes_decl.hosts.default import default_host
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
-from hermes_decl.hosts.live.files import (
+from hermes_decl.hosts.live.file_primitives import (
     READ_CHUNK,
     file_modified,
     is_absolute_here,

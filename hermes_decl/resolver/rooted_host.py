@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
-from hermes_decl.hosts.live.files import (
+from hermes_decl.hosts.live.file_primitives import (
     file_modified,
     list_dir_names,
     path_is_dir,

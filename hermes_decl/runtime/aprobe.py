@@ -81,7 +81,7 @@ async def _connect(step: Connect) -> tuple[_Streams | None, Reply]:
         streams = await asyncio.wait_for(
             asyncio.open_connection(step.address, step.port), step.timeout
         )
-    except TimeoutError:
+    except (TimeoutError, asyncio.TimeoutError):  # two classes before Python 3.11
         return None, Reply(time.monotonic(), ReplyKind.TIMEOUT)
     except OSError:
         return None, Reply(time.monotonic(), ReplyKind.FAILED)
@@ -100,7 +100,7 @@ async def _perform(streams: _Streams, step: Send | Receive) -> Reply:
             await asyncio.wait_for(writer.drain(), step.timeout)
         else:
             data = await asyncio.wait_for(reader.read(step.size), step.timeout)
-    except TimeoutError:
+    except (TimeoutError, asyncio.TimeoutError):  # two classes before Python 3.11
         return Reply(time.monotonic(), ReplyKind.TIMEOUT)
     except OSError:
         return Reply(time.monotonic(), ReplyKind.FAILED)

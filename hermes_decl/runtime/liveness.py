@@ -59,7 +59,7 @@ __all__ = [
     "usable_token",
 ]
 
-logger = get_logger(__name__)
+logger = get_logger("hermes_decl.resolver.liveness")  # the name hosts configure, kept
 
 MAX_RUNTIME_FILE_BYTES = 64 * 1024
 """A runtime file longer than this is refused (one byte more is read to tell)."""

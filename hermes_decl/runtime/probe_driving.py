@@ -14,7 +14,7 @@ from hermes_decl.runtime.probe_result import ProbeOutcome, ProbeResult
 
 __all__ = ["checked_target", "logged", "logger", "unexpected"]
 
-logger = get_logger("hermes_decl.runtime.probe")
+logger = get_logger("hermes_decl.resolver.probe")  # the name hosts configure, kept
 
 
 def checked_target(endpoint: Endpoint, deadline: float) -> tuple[str, int, str]:

@@ -79,7 +79,7 @@ __all__ = [
     "status",
 ]
 
-logger = get_logger(__name__)
+logger = get_logger("hermes_decl.resolver.status")  # the name hosts configure, kept
 
 ConnectionCheck = Callable[[], object]
 """The host's own check of its MCP connection; for ``astatus`` it may return an awaitable."""

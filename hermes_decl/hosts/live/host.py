@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from hermes_decl.hosts.live.files import (
+from hermes_decl.hosts.live.file_primitives import (
     file_modified,
     list_dir_names,
     path_is_dir,

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
-from hermes_decl.hosts.live.files import read_regular_file
+from hermes_decl.hosts.live.file_primitives import read_regular_file
 from hermes_decl.hosts.live.posix import home, own_process, pid_exists, user_home
 from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, UninstallEntry
 
