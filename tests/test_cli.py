@@ -212,12 +212,12 @@ def test_usage_errors_say_what_to_type(args: tuple[str, ...], expected: str) -> 
 
 def test_explain_reports_a_broken_file_or_snapshot(tmp_path: Path) -> None:
     broken = run("explain", "examples/broken.yaml")
-    assert broken.returncode == 1
+    assert broken.returncode == 3
     assert "examples/broken.yaml:6:17:" in broken.stderr
     snapshot = tmp_path / "host.yaml"
     snapshot.write_text("os_family: beos\n", encoding="utf-8")
     result = run("explain", "examples/linux-tool.yaml", "--host", str(snapshot))
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert (
         f"{snapshot}:1:12: os_family: must be 'win32', 'darwin' or 'linux' (got 'beos')"
         in result.stderr
@@ -282,7 +282,7 @@ def test_every_example_file_is_covered() -> None:
 
 def test_explain_json_reports_a_broken_file_as_json() -> None:
     result = run("explain", "--json", "examples/broken.yaml")
-    assert result.returncode == 1
+    assert result.returncode == 3
     report = json.loads(result.stdout)
     assert report["valid"] is False
     assert [issue["code"] for issue in report["issues"]] == [
@@ -304,7 +304,7 @@ EXIT_HELP = [
         "exit status: 0 when every file is valid (check), every server is offered (explain) or "
         "the place was added (override); 1 when a file has problems, a server is not offered or "
         "the overrides file cannot be changed; 2 for a usage error or input that cannot be "
-        "read, such as a missing file.",
+        "read, such as a missing file; 3 when explain is given an invalid file.",
     ),
     (
         ("check",),
@@ -313,9 +313,9 @@ EXIT_HELP = [
     ),
     (
         ("explain",),
-        "exit status: 0 when every file is valid and every server is offered; 1 when a file has "
-        "problems or a server is not offered; 2 for a usage error or input that cannot be read, "
-        "such as a missing file or snapshot.",
+        "exit status: 0 when every server is offered; 1 when a server is not offered; 2 for a "
+        "usage error or input that cannot be read, such as a missing file or a bad snapshot; 3 "
+        "when a file is invalid (has a declaration error).",
     ),
     (
         ("schema",),
@@ -359,7 +359,7 @@ def test_explain_takes_several_files_and_exits_1_when_one_server_is_not_offered(
 
 def test_explain_reports_every_broken_file() -> None:
     result = run("explain", "examples/broken.yaml", "examples/broken.yaml", "--json")
-    assert result.returncode == 1
+    assert result.returncode == 3
     assert len(json.loads(result.stdout)["issues"]) == 8
 
 
@@ -463,7 +463,7 @@ def test_schema_path_prints_the_installed_file() -> None:
     assert Path(result.stdout.strip()) == schema_path("draft-07")
 
 
-def test_a_folder_is_unreadable_input(tmp_path: Path) -> None:
-    result = run("check", str(tmp_path))
+def test_a_folder_is_unreadable_input_to_explain(tmp_path: Path) -> None:
+    result = run("explain", str(tmp_path))
     assert result.returncode == 2
-    assert result.stdout.startswith(f"{tmp_path}: ")
+    assert result.stderr.startswith(f"{tmp_path}: ")

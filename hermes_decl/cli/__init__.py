@@ -17,6 +17,7 @@ from typing import Any
 from hermes_decl import __version__
 from hermes_decl.cli.check_command import CHECK
 from hermes_decl.cli.command import (
+    EXIT_INVALID,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
@@ -32,6 +33,7 @@ from hermes_decl.cli.schema_command import SCHEMA
 
 __all__ = [
     "COMMANDS",
+    "EXIT_INVALID",
     "EXIT_OK",
     "EXIT_PROBLEMS",
     "EXIT_STATUS_HELP",
@@ -50,7 +52,7 @@ EXIT_STATUS_HELP = (
     "exit status: 0 when every file is valid (check), every server is offered (explain) or the "
     "place was added (override); 1 when a file has problems, a server is not offered or the "
     "overrides file cannot be changed; 2 for a usage error or input that cannot be read, such "
-    "as a missing file."
+    "as a missing file; 3 when explain is given an invalid file."
 )
 
 COMMANDS: tuple[Command, ...] = (CHECK, EXPLAIN, SCHEMA, OVERRIDE)
