@@ -301,10 +301,11 @@ def test_version() -> None:
 EXIT_HELP = [
     (
         (),
-        "exit status: 0 when every file is valid (check), every server is offered (explain) or "
-        "the place was added (override); 1 when a file has problems, a server is not offered or "
-        "the overrides file cannot be changed; 2 for a usage error or input that cannot be "
-        "read, such as a missing file; 3 when explain is given an invalid file.",
+        "exit status: 0 when every file is valid (check), every server is offered (explain), the "
+        "place was added (override) or the file was written (init); 1 when a file has problems, "
+        "a server is not offered, the overrides file cannot be changed or init's file exists; 2 "
+        "for a usage error or input that cannot be read, such as a missing file; 3 when explain "
+        "is given an invalid file.",
     ),
     (
         ("check",),
@@ -320,6 +321,11 @@ EXIT_HELP = [
     (
         ("schema",),
         "exit status: 0 when the schema (or its path) was printed; 2 for a usage error.",
+    ),
+    (
+        ("init",),
+        "exit status: 0 when the declaration was written; 1 when FILE exists (without --force) or "
+        "cannot be written; 2 for a usage error, such as an unknown OS family.",
     ),
     (
         ("override",),
@@ -340,8 +346,17 @@ def test_help_documents_each_command_s_exit_statuses(args: tuple[str, ...], stat
 
 def test_the_readme_gives_the_exit_statuses_of_every_command() -> None:
     header = next(line for line in README.splitlines() if line.startswith("| exit status |"))
-    assert header == "| exit status | `check` | `explain` | `schema` | `override` |"
-    assert {command.name for command in cli.COMMANDS} == {"check", "explain", "schema", "override"}
+    assert header == "| exit status | `check` | `explain` | `schema` | `override` | `init` |"
+    assert [command.name for command in cli.COMMANDS] == [
+        "check",
+        "explain",
+        "schema",
+        "override",
+        "init",
+    ]
+    rows = [line for line in README.splitlines() if re.match(r"\| [0-9] \|", line)]
+    assert [row.split(" | ")[0] for row in rows] == ["| 0", "| 1", "| 2", "| 3"]
+    assert "a file is invalid (a declaration error)" in rows[3].split(" | ")[2]
 
 
 def test_explain_takes_several_files_and_exits_1_when_one_server_is_not_offered() -> None:
