@@ -171,6 +171,8 @@ def test_a_folder_is_checked_recursively_by_the_hooks_names(tmp_path: Path) -> N
         json.dumps(yaml.safe_load(_good("three"))), encoding="utf-8"
     )
     (tmp_path / "a" / "ci.yaml").write_text("jobs: [test]\n", encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "hermes.yaml").write_text("not: [a, declaration]\n", encoding="utf-8")
     (tmp_path / "a" / "b" / "broken-declarations.yaml").write_text(
         "x:\n  requires: { app: maybe }\n", encoding="utf-8"
     )

@@ -2,8 +2,9 @@
 
 pre-commit installs this repository into its own environment, as it would for a plugin
 repository that lists the hook, then runs it on the files given: a broken declarations file
-fails the hook with the CLI's report, a good one passes, other YAML files are left alone, and a
-file named like an option is read as a file (the default `args: [--]` ends the options).
+fails the hook with the CLI's report, a good one passes silently, other YAML files are left
+alone, and a file named like an option is read as a file (the default args end with ``--``).
+The README's ``.pre-commit-config.yaml`` runs as copied, with this checkout as its repo.
 """
 
 from __future__ import annotations
