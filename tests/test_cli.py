@@ -218,12 +218,12 @@ def test_usage_errors_say_what_to_type(args: tuple[str, ...], expected: str) -> 
 
 def test_explain_reports_a_broken_file_or_snapshot(tmp_path: Path) -> None:
     broken = run("explain", "examples/broken.yaml")
-    assert broken.returncode == 1
+    assert broken.returncode == 3
     assert "examples/broken.yaml:6:17:" in broken.stderr
     snapshot = tmp_path / "host.yaml"
     snapshot.write_text("os_family: beos\n", encoding="utf-8")
     result = run("explain", "examples/linux-tool.yaml", "--host", str(snapshot))
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert (
         f"{snapshot}:1:12: os_family: must be 'win32', 'darwin' or 'linux' (got 'beos')"
         in result.stderr
@@ -288,7 +288,7 @@ def test_every_example_file_is_covered() -> None:
 
 def test_explain_json_reports_a_broken_file_as_json() -> None:
     result = run("explain", "--json", "examples/broken.yaml")
-    assert result.returncode == 1
+    assert result.returncode == 3
     report = json.loads(result.stdout)
     assert report["valid"] is False
     assert [issue["code"] for issue in report["issues"]] == [
@@ -307,10 +307,11 @@ def test_version() -> None:
 EXIT_HELP = [
     (
         (),
-        "exit status: 0 when every file is valid (check), every server is offered (explain) or "
-        "the place was added (override); 1 when a file has problems, a server is not offered or "
-        "the overrides file cannot be changed; 2 for a usage error or input that cannot be "
-        "read, such as a missing file.",
+        "exit status: 0 when every file is valid (check), every server is offered (explain), the "
+        "place was added (override) or the file was written (init); 1 when a file has problems, "
+        "a server is not offered, the overrides file cannot be changed or init's file exists; 2 "
+        "for a usage error or input that cannot be read, such as a missing file; 3 when explain "
+        "is given an invalid file.",
     ),
     (
         ("check",),
@@ -319,13 +320,18 @@ EXIT_HELP = [
     ),
     (
         ("explain",),
-        "exit status: 0 when every file is valid and every server is offered; 1 when a file has "
-        "problems or a server is not offered; 2 for a usage error or input that cannot be read, "
-        "such as a missing file or snapshot.",
+        "exit status: 0 when every server is offered; 1 when a server is not offered; 2 for a "
+        "usage error or input that cannot be read, such as a missing file or a bad snapshot; 3 "
+        "when a file is invalid (has a declaration error).",
     ),
     (
         ("schema",),
         "exit status: 0 when the schema (or its path) was printed; 2 for a usage error.",
+    ),
+    (
+        ("init",),
+        "exit status: 0 when the declaration was written; 1 when FILE exists (without --force) or "
+        "cannot be written; 2 for a usage error, such as an unknown OS family.",
     ),
     (
         ("override",),
@@ -346,8 +352,17 @@ def test_help_documents_each_command_s_exit_statuses(args: tuple[str, ...], stat
 
 def test_the_readme_gives_the_exit_statuses_of_every_command() -> None:
     header = next(line for line in README.splitlines() if line.startswith("| exit status |"))
-    assert header == "| exit status | `check` | `explain` | `schema` | `override` |"
-    assert {command.name for command in cli.COMMANDS} == {"check", "explain", "schema", "override"}
+    assert header == "| exit status | `check` | `explain` | `schema` | `override` | `init` |"
+    assert [command.name for command in cli.COMMANDS] == [
+        "check",
+        "explain",
+        "schema",
+        "override",
+        "init",
+    ]
+    rows = [line for line in README.splitlines() if re.match(r"\| [0-9] \|", line)]
+    assert [row.split(" | ")[0] for row in rows] == ["| 0", "| 1", "| 2", "| 3"]
+    assert "a file is invalid (a declaration error)" in rows[3].split(" | ")[2]
 
 
 def test_explain_takes_several_files_and_exits_1_when_one_server_is_not_offered() -> None:
@@ -365,7 +380,7 @@ def test_explain_takes_several_files_and_exits_1_when_one_server_is_not_offered(
 
 def test_explain_reports_every_broken_file() -> None:
     result = run("explain", "examples/broken.yaml", "examples/broken.yaml", "--json")
-    assert result.returncode == 1
+    assert result.returncode == 3
     assert len(json.loads(result.stdout)["issues"]) == 8
 
 
@@ -469,7 +484,7 @@ def test_schema_path_prints_the_installed_file() -> None:
     assert Path(result.stdout.strip()) == schema_path("draft-07")
 
 
-def test_a_folder_is_unreadable_input(tmp_path: Path) -> None:
-    result = run("check", str(tmp_path))
+def test_a_folder_is_unreadable_input_to_explain(tmp_path: Path) -> None:
+    result = run("explain", str(tmp_path))
     assert result.returncode == 2
-    assert result.stdout.startswith(f"{tmp_path}: ")
+    assert result.stderr.startswith(f"{tmp_path}: ")

@@ -43,7 +43,7 @@ COMMANDS = {
     "check-valid": (("check", "{declaration}"), 0),
     "check-broken": (("check", "{broken}"), 1),
     "explain": (("explain", "{declaration}", "--host", "{snapshot}"), 0),
-    "explain-broken": (("explain", "{broken}"), 1),
+    "explain-broken": (("explain", "{broken}"), 3),
 }
 
 

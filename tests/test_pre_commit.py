@@ -2,24 +2,30 @@
 
 pre-commit installs this repository into its own environment, as it would for a plugin
 repository that lists the hook, then runs it on the files given: a broken declarations file
-fails the hook with the CLI's report, a good one passes, other YAML files are left alone, and a
-file named like an option is read as a file (the default `args: [--]` ends the options).
+fails the hook with the CLI's report, a good one passes silently, other YAML files are left
+alone, and a file named like an option is read as a file (the default args end with ``--``).
+The README's ``.pre-commit-config.yaml`` runs as copied, with this checkout as its repo.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
+from hermes_decl.cli.inputs import DECLARATIONS_FILES, SINGLE_DECLARATION_FILES
+
 ROOT = Path(__file__).parent.parent
 PRE_COMMIT = Path(sys.executable).with_name("pre-commit")
 HOOK = "hermes-decl-check"
+SINGLE_HOOK = "hermes-decl-check-single"
 
 
 def _git(repository: Path, *args: str) -> None:
@@ -70,13 +76,16 @@ def _try_hook(plugin: Path, *files: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_hook_is_declared_for_yaml_and_json_declarations() -> None:
-    [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    assert hook["id"] == HOOK
-    assert hook["entry"] == "hermes-decl check"
-    assert hook["args"] == ["--"]
-    assert hook["language"] == "python"
-    assert hook["types_or"] == ["yaml", "json"]
+def test_the_hooks_are_declared_for_yaml_and_json_declarations() -> None:
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert [hook["id"] for hook in hooks] == [HOOK, SINGLE_HOOK]
+    plain, single = hooks
+    assert (plain["entry"], single["entry"]) == ("hermes-decl check", "hermes-decl check --single")
+    assert (plain["files"], single["files"]) == (DECLARATIONS_FILES, SINGLE_DECLARATION_FILES)
+    for hook in hooks:
+        assert hook["args"] == ["--quiet", "--"]
+        assert hook["language"] == "python"
+        assert hook["types_or"] == ["yaml", "json"]
 
 
 def test_a_broken_declarations_file_fails_the_hook_and_a_good_one_passes(plugin: Path) -> None:
@@ -89,8 +98,9 @@ def test_a_broken_declarations_file_fails_the_hook_and_a_good_one_passes(plugin:
     ) in broken.stdout
     good = _try_hook(plugin, "hermes-declarations.yaml", "ci.yaml")
     assert good.returncode == 0, good.stdout + good.stderr
-    assert "hermes-declarations.yaml: ok (vendor-studio)" in good.stdout
-    assert "ci.yaml" not in good.stdout.split("hermes-decl check", 1)[1]
+    hook_output = good.stdout.split("hermes-decl check", 1)[1]
+    assert "hermes-declarations.yaml" not in hook_output  # quiet on success
+    assert "ci.yaml" not in hook_output
 
 
 def test_a_file_whose_name_starts_like_an_option_is_checked_as_a_file(
@@ -109,3 +119,83 @@ def test_a_file_whose_name_starts_like_an_option_is_checked_as_a_file(
         '--json-declarations.yaml:12:5: ["broken-server"].requires.min_versoin: '
         "unknown key (did you mean 'min_version'?)"
     ) in result.stdout
+
+
+def _readme_config() -> dict[str, Any]:
+    """The README's ``.pre-commit-config.yaml``, as an author copies it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    [snippet] = [
+        block
+        for block in re.findall(r"```yaml\n(.*?)```", readme, flags=re.DOTALL)
+        if HOOK in block
+    ]
+    config: dict[str, Any] = yaml.safe_load(snippet)
+    return config
+
+
+def _head() -> str:
+    return subprocess.run(
+        ["git", "rev-parse", "HEAD"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.strip()
+
+
+def _run_hooks(repository: Path) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "PRE_COMMIT_HOME": str(repository.parent / "pre-commit-home")}
+    return subprocess.run(
+        [str(PRE_COMMIT), "run", "--all-files"],
+        cwd=repository,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env=environment,
+    )
+
+
+def _manifest(requires: str) -> str:
+    return (
+        "schema: plugin.v1\n"
+        "extensions:\n"
+        "  com.nousresearch.hermes:\n"
+        "    servers:\n"
+        "      inkwell-mcp:\n"
+        "        app: { linux: { presence: executable, location: /opt/inkwell/bin/inkwell } }\n"
+        f"        requires: {requires}\n"
+    )
+
+
+def test_the_readme_config_checks_my_plugin_plugin_yaml(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The README's config, with this checkout (at its commit) as the repo, in a plugin
+    repository: silent on a good ``my-plugin/plugin.yaml``, failing on a broken one."""
+    config = _readme_config()
+    [repo] = config["repos"]
+    assert repo["rev"] == "main"
+    assert [hook["id"] for hook in repo["hooks"]] == [HOOK, SINGLE_HOOK]
+    repo.update(repo=str(ROOT), rev=_head())
+    repository = tmp_path_factory.mktemp("my-plugin-repo")
+    _git(repository, "init", "-q")
+    (repository / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    (repository / "my-plugin").mkdir()
+    plugin_yaml = repository / "my-plugin" / "plugin.yaml"
+    plugin_yaml.write_text(_manifest("{ app: true }"), encoding="utf-8")
+    _git(repository, "add", ".")
+    good = _run_hooks(repository)
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "my-plugin/plugin.yaml" not in good.stdout
+    assert re.search(r"hermes-decl check\.+Passed", good.stdout), good.stdout
+    plugin_yaml.write_text(_manifest("{ app: maybe }"), encoding="utf-8")
+    _git(repository, "add", ".")
+    broken = _run_hooks(repository)
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert re.search(r"hermes-decl check\.+Failed", broken.stdout), broken.stdout
+    assert (
+        'my-plugin/plugin.yaml:7:26: extensions["com.nousresearch.hermes"].servers["inkwell-mcp"]'
+        ".requires.app: must be true or false (got 'maybe')"
+    ) in broken.stdout

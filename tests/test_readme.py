@@ -53,8 +53,9 @@ def test_the_editor_settings_are_valid_json_naming_real_schema_files() -> None:
 def test_the_readme_states_how_yaml_is_read_and_the_exit_statuses() -> None:
     text = " ".join(README.split())
     assert "by the YAML 1.2 core schema: only `true` and `false` are booleans" in text
-    for status in ("| 0 |", "| 1 |", "| 2 |"):
+    for status in ("| 0 |", "| 1 |", "| 2 |", "| 3 |"):
         assert status in README
+    assert "| 3 | — | a file is invalid (a declaration error) | — | — | — |" in README
 
 
 def test_the_declarations_file_shown_is_valid() -> None:

@@ -1,10 +1,10 @@
 """``hermes-decl``: check declaration files, explain them on a machine, print the JSON Schema.
 
 Every subcommand is one ``Command`` in its own module (``check_command``, ``explain_command``,
-``schema_command``, ``override_command``), listed once in ``COMMANDS``. Every line a person reads
-is written through ``output``, which escapes it; ``check``, ``explain`` and ``schema`` style theirs
-through one ``Output``. The library is imported by the command that needs it, so ``--help`` and
-``check`` never import the resolver.
+``schema_command``, ``override_command``, ``init_command``), listed once in ``COMMANDS``. Every
+line a person reads is written through ``output``, which escapes it; ``check``, ``explain`` and
+``schema`` style theirs through one ``Output``. The library is imported by the command that
+needs it, so ``--help`` and ``check`` never import the resolver.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 from hermes_decl import __version__
 from hermes_decl.cli.check_command import CHECK
 from hermes_decl.cli.command import (
+    EXIT_INVALID,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
@@ -26,12 +27,14 @@ from hermes_decl.cli.command import (
     Run,
 )
 from hermes_decl.cli.explain_command import EXPLAIN
+from hermes_decl.cli.init_command import INIT
 from hermes_decl.cli.output import Output, forgiving, say, use_color
 from hermes_decl.cli.override_command import OVERRIDE, OVERRIDES_ENV
 from hermes_decl.cli.schema_command import SCHEMA
 
 __all__ = [
     "COMMANDS",
+    "EXIT_INVALID",
     "EXIT_OK",
     "EXIT_PROBLEMS",
     "EXIT_STATUS_HELP",
@@ -47,13 +50,14 @@ __all__ = [
 ]
 
 EXIT_STATUS_HELP = (
-    "exit status: 0 when every file is valid (check), every server is offered (explain) or the "
-    "place was added (override); 1 when a file has problems, a server is not offered or the "
-    "overrides file cannot be changed; 2 for a usage error or input that cannot be read, such "
-    "as a missing file."
+    "exit status: 0 when every file is valid (check), every server is offered (explain), the "
+    "place was added (override) or the file was written (init); 1 when a file has problems, a "
+    "server is not offered, the overrides file cannot be changed or init's file exists; 2 for a "
+    "usage error or input that cannot be read, such as a missing file; 3 when explain is given "
+    "an invalid file."
 )
 
-COMMANDS: tuple[Command, ...] = (CHECK, EXPLAIN, SCHEMA, OVERRIDE)
+COMMANDS: tuple[Command, ...] = (CHECK, EXPLAIN, SCHEMA, OVERRIDE, INIT)
 """Every subcommand, in the order ``--help`` lists them; a new command is one more entry."""
 
 

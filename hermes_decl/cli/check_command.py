@@ -1,51 +1,150 @@
-"""``hermes-decl check FILE…``: validate declarations files, every problem at file:line:column."""
+"""``hermes-decl check FILE…``: validate declarations files, every problem at file:line:column.
+
+Every file is checked in one process: folders (their declarations files, recursively), ``-``
+(standard input) and ``--files-from`` lists make a catalog of any size one command.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from hermes_decl.cli.command import EXIT_OK, Command, failure_status, issue_json, load
+from hermes_decl.cli.ci_formats import Problem
+from hermes_decl.cli.command import (
+    EXIT_OK,
+    EXIT_USAGE,
+    Command,
+    failure_status,
+    issue_json,
+)
+from hermes_decl.cli.inputs import (
+    DECLARATIONS_FILES,
+    SINGLE_DECLARATION_FILES,
+    STDIN,
+    StandardInput,
+    expand,
+    label,
+    load,
+)
 from hermes_decl.cli.output import Output
+
+FORMATS = ("human", "json", "github", "sarif")
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="a YAML or JSON declarations file")
+    parser.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="a YAML or JSON declarations file, a folder of them, or - for standard input",
+    )
+    parser.add_argument(
+        "--files-from",
+        metavar="LIST",
+        help="also check the files listed in LIST, one path a line (- reads the list from stdin)",
+    )
     parser.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
-    parser.add_argument("--json", action="store_true", help="print a machine-readable report")
+    parser.add_argument(
+        "--single",
+        action="store_true",
+        help="each file holds one {app, requires} declaration, named by the file's stem",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="human",
+        help="human lines (default), json, github (workflow annotations) or sarif (2.1.0)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_const",
+        const="json",
+        dest="format",
+        help="the same as --format json",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="print only problems, no line per valid file"
+    )
+
+
+def _sources(args: argparse.Namespace, stdin: StandardInput, err: Output) -> list[str] | None:
+    """Every source to check, in order, or None (said on ``err``) when they cannot be listed."""
+    sources = list(args.files)
+    if args.files_from is not None:
+        if args.files_from == STDIN:
+            if STDIN in sources:
+                err.line("- cannot be both a file to check and the list of files (--files-from -)")
+                return None
+            sources.extend(stdin.lines())
+        else:
+            try:
+                with open(args.files_from, encoding="utf-8", errors="surrogateescape") as listing:
+                    sources.extend(line.rstrip("\r\n") for line in listing if line.strip())
+            except OSError as error:
+                err.line(f"{args.files_from}: cannot be read ({error.strerror or error})")
+                return None
+    if not sources:
+        err.line(
+            "hermes-decl check: error: the following arguments are required: FILE "
+            "(a file, a folder or -), or --files-from LIST"
+        )
+        err.line("Try 'hermes-decl check --help'.")
+        return None
+    pattern = SINGLE_DECLARATION_FILES if args.single else DECLARATIONS_FILES
+    return list(expand(sources, pattern))
 
 
 def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
+    stdin = StandardInput()
+    sources = _sources(args, stdin, err)
+    if sources is None:
+        return EXIT_USAGE
     status = EXIT_OK
     report: list[dict[str, Any]] = []
-    for path in args.files:
-        declarations, error = load(path, args.at)
+    problems: list[Problem] = []
+    for source in sources:
+        where = label(source)
+        declarations, error = load(source, at=args.at, single=args.single, stdin=stdin)
+        issues = error.issues if error is not None else ()
         if error is not None:
             status = max(status, failure_status(error))
+        problems.extend((where, issue) for issue in issues)
         report.append(
             {
-                "file": path,
+                "file": where,
                 "valid": error is None,
                 "servers": sorted(declarations),
-                "issues": [issue_json(issue, path) for issue in (error.issues if error else ())],
+                "issues": [issue_json(issue, where) for issue in issues],
             }
         )
-        if args.json:
+        if args.format != "human":
             continue
         if error is not None:
             out.error(error)
-        else:
+        elif not args.quiet:
             names = ", ".join(sorted(declarations)) or "no servers"
-            out.line(f"{out.style(path, 'place')}: {out.style('ok', 'good')} ({names})")
-    if args.json:
+            out.line(f"{out.style(where, 'place')}: {out.style('ok', 'good')} ({names})")
+    if args.format == "json":
         out.data({"valid": status == EXIT_OK, "files": report})
+    elif args.format == "sarif":
+        from hermes_decl.cli.ci_formats import sarif_log
+
+        out.data(sarif_log(problems))
+    elif args.format == "github":
+        from hermes_decl.cli.ci_formats import github_annotation
+
+        for where, issue in problems:
+            out.machine_line(github_annotation(where, issue))
     return status
 
 
 CHECK = Command(
     "check",
     "validate declaration files and print every problem with file:line:column",
-    "Validate declaration files and print every problem with file:line:column.",
+    "Validate declaration files and print every problem with file:line:column. A folder is "
+    "searched for declarations files (hermes*.yaml, *declarations.yaml, plugin.yaml and their "
+    ".yml and .json twins; plugin-app.* with --single); plugin.json and plugin.yaml are read as "
+    "plugin manifests.",
     _add_arguments,
     _check,
     "exit status: 0 when every file is valid; 1 when a file has problems; 2 for a usage "

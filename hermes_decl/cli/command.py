@@ -12,9 +12,8 @@ from hermes_decl.cli.output import Output
 
 if TYPE_CHECKING:
     from hermes_decl.errors import DeclarationError, Issue
-    from hermes_decl.models import Declaration
 
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INVALID = 0, 1, 2, 3
 OS_FAMILIES = ("win32", "darwin", "linux")
 """The ``--os`` choices: ``hermes_decl.models.OS_FAMILIES`` (a test keeps them equal)."""
 UNREADABLE_CODES = frozenset({"unreadable_file", "not_a_regular_file"})
@@ -36,27 +35,29 @@ class Command:
     """What each exit status means for this command, as ``--help`` ends."""
 
 
+def end_of(issue: Issue) -> tuple[int | None, int | None]:
+    """Where an issue's text ends: the loader knows where a token starts, not where it ends, so
+    the end is one column past the start, on the same line (unknown when the start is)."""
+    if issue.line is None or issue.column is None:
+        return None, None
+    return issue.line, issue.column + 1
+
+
 def issue_json(issue: Issue, where: str) -> dict[str, Any]:
     """One problem as JSON data, named by the file it is in."""
+    end_line, end_column = end_of(issue)
     return {
         "file": where,
         "line": issue.line,
         "column": issue.column,
+        "end_line": end_line,
+        "end_column": end_column,
         "loc": issue.loc,
         "code": issue.code,
+        "severity": "error",
         "message": issue.message,
+        "hint": None,
     }
-
-
-def load(path: str, at: str | None) -> tuple[dict[str, Declaration], DeclarationError | None]:
-    """The declarations of one file by server name, or none and the file's problems."""
-    from hermes_decl.errors import DeclarationError
-    from hermes_decl.loader import load_declarations_file
-
-    try:
-        return load_declarations_file(path, at=at), None
-    except DeclarationError as error:
-        return {}, error
 
 
 def failure_status(error: DeclarationError) -> int:

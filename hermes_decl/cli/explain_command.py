@@ -9,15 +9,16 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from hermes_decl.cli.command import (
+    EXIT_INVALID,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
     OS_FAMILIES,
+    UNREADABLE_CODES,
     Command,
-    failure_status,
     issue_json,
-    load,
 )
+from hermes_decl.cli.inputs import StandardInput, load
 from hermes_decl.cli.output import Output
 
 if TYPE_CHECKING:
@@ -39,6 +40,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--host", metavar="SNAPSHOT", help="evaluate on the machine a host snapshot file describes"
     )
     parser.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
+    parser.add_argument(
+        "--single",
+        action="store_true",
+        help="each file holds one {app, requires} declaration, named by the file's stem",
+    )
     parser.add_argument("--json", action="store_true", help="print machine-readable results")
     parser.add_argument(
         "--live",
@@ -159,6 +165,12 @@ def _overrides_json(overrides: UserOverrides | None) -> dict[str, Any] | None:
     return {"file": overrides.path, "valid": error is None, "issues": issues}
 
 
+def _input_status(errors: list[DeclarationError]) -> int:
+    """2 when some input could not be read at all (a missing file), else 3: a file is invalid."""
+    unreadable = any(i.code in UNREADABLE_CODES for error in errors for i in error.issues)
+    return EXIT_USAGE if unreadable else EXIT_INVALID
+
+
 def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
     from hermes_decl.errors import DeclarationError
     from hermes_decl.hosts.snapshot import load_snapshot_file
@@ -166,8 +178,9 @@ def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
 
     loaded: list[tuple[str, dict[str, Declaration]]] = []
     failures: list[DeclarationError] = []
+    stdin = StandardInput()
     for path in args.files:
-        declarations, error = load(path, args.at)
+        declarations, error = load(path, at=args.at, single=args.single, stdin=stdin)
         if error is not None:
             failures.append(error)
         loaded.append((path, declarations))
@@ -177,7 +190,7 @@ def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
             out.data({"valid": False, "issues": issues})
         for error in failures if not args.json else ():
             err.error(error)
-        return max(failure_status(error) for error in failures)
+        return _input_status(failures)
     if args.server is not None and not any(args.server in found for _, found in loaded):
         known = ", ".join(sorted({name for _, found in loaded for name in found})) or "none"
         err.line(f"{' '.join(args.files)}: no server {args.server!r} (servers: {known})")
@@ -192,7 +205,7 @@ def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
         host = load_snapshot_file(args.host) if args.host is not None else None
     except DeclarationError as snapshot_error:
         err.error(snapshot_error)
-        return failure_status(snapshot_error)
+        return EXIT_USAGE
     overrides = _explain_overrides(host, args.os)
     chosen = [
         (path, name, decl)
@@ -237,7 +250,7 @@ EXPLAIN = Command(
     "Evaluate declarations: the state, the sentence and every place looked at.",
     _add_arguments,
     _explain,
-    "exit status: 0 when every file is valid and every server is offered; 1 when a file "
-    "has problems or a server is not offered; 2 for a usage error or input that cannot be "
-    "read, such as a missing file or snapshot.",
+    "exit status: 0 when every server is offered; 1 when a server is not offered; 2 for a "
+    "usage error or input that cannot be read, such as a missing file or a bad snapshot; 3 "
+    "when a file is invalid (has a declaration error).",
 )

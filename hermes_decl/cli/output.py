@@ -129,6 +129,10 @@ class Output:
         for issue in error.issues:
             self.issue(issue, error.where)
 
+    def machine_line(self, text: str) -> None:
+        """One line of machine output another program parses, written exactly as it is given."""
+        self.stream.write(text + "\n")
+
     def data(self, payload: object) -> None:
         """Machine-readable output: indented JSON, never styled."""
         import json  # only for --json: a plain check prints lines

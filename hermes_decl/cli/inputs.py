@@ -1,0 +1,132 @@
+"""What ``check`` and ``explain`` read: files, folders, standard input and lists of paths, each
+loaded as a declarations file, one ``{app, requires}`` declaration or a plugin manifest."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hermes_decl.errors import DeclarationError
+    from hermes_decl.loader import Document
+    from hermes_decl.models import Declaration
+
+STDIN = "-"
+"""The argument that names standard input, as a file to check or as the list of files."""
+STDIN_LABEL = "<stdin>"
+STDIN_SERVER = "stdin"
+"""The server name of a ``--single`` declaration read from standard input, which has no stem."""
+DECLARATIONS_FILES = r"(^|/)(hermes[^/]*|[^/]*declarations?|plugin)\.(ya?ml|json)$"
+"""The names of declarations files (and plugin manifests): the pre-commit hook's ``files``, and
+what ``check`` reads in a folder."""
+SINGLE_DECLARATION_FILES = r"(^|/)plugin-app\.(ya?ml|json)$"
+"""The names of files holding one ``{app, requires}``: the ``--single`` hook's ``files``."""
+MANIFEST_NAMES = frozenset({"plugin.json", "plugin.yaml", "plugin.yml"})
+"""File names read as a plugin manifest (servers under its ``extensions``), unless ``--at``."""
+SINGLE_MESSAGE = (
+    "this file holds one declaration {app, requires} without a server name: add a server name "
+    "above it, or check it with --single"
+)
+
+
+class StandardInput:
+    """Standard input's bytes, read once however many times ``-`` asks for them."""
+
+    def __init__(self, read: Callable[[int], bytes] | None = None) -> None:
+        self._read = read
+        self._data: bytes | None = None
+
+    def data(self) -> bytes:
+        """Standard input's bytes, at most one more than the loader reads."""
+        from hermes_decl.loader import MAX_BYTES
+
+        if self._data is None:
+            read = self._read if self._read is not None else sys.stdin.buffer.read
+            self._data = read(MAX_BYTES + 1)
+        return self._data
+
+    def lines(self) -> list[str]:
+        """Standard input as lines of text (a list of paths), blank lines left out."""
+        text = self.data().decode("utf-8", "surrogateescape")
+        return [line for line in text.splitlines() if line.strip()]
+
+
+def label(source: str) -> str:
+    """The name a source is reported by: the path as given, or ``<stdin>`` for ``-``."""
+    return STDIN_LABEL if source == STDIN else source
+
+
+def expand(sources: Sequence[str], pattern: str) -> Iterator[str]:
+    """Each source, with a folder replaced by the files in it (recursively) whose relative path
+    matches ``pattern``, in sorted order; other sources as given (a missing file is reported)."""
+    names = re.compile(pattern)
+    for source in sources:
+        if source == STDIN or not os.path.isdir(source):
+            yield source
+            continue
+        found = []
+        for folder, subfolders, files in os.walk(source):
+            subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+            for name in files:
+                path = os.path.join(folder, name)
+                relative = os.path.relpath(path, source).replace(os.sep, "/")
+                if names.search(relative):
+                    found.append(path)
+        yield from sorted(found)
+
+
+def _read(source: str, stdin: StandardInput) -> Document:
+    from hermes_decl.loader import read_document, read_document_file
+
+    if source == STDIN:
+        return read_document(stdin.data(), where=STDIN_LABEL, strict=False)
+    return read_document_file(source, strict=False)
+
+
+def _holds_one_declaration(data: object) -> bool:
+    """Whether a document's top keys are ``app`` or ``requires`` only: one unnamed declaration."""
+    return isinstance(data, Mapping) and bool(data) and set(data) <= {"app", "requires"}
+
+
+def _single(document: Document, name: str) -> dict[str, Declaration]:
+    """The one ``{app, requires}`` declaration a document holds, named ``name``."""
+    from hermes_decl.errors import DeclarationError, Issue
+    from hermes_decl.loader.declarations import _server
+    from hermes_decl.loader.document import _UNREAD_CODES, _in_reading_order
+
+    reading = list(document.issues)
+    # A value that could not be read was read as null; what follows from that is not news.
+    unread = {issue.path for issue in reading if issue.code in _UNREAD_CODES}
+    parsing: list[Issue] = []
+    declaration = _server(document, (), name, document.data, parsing)
+    issues = reading + [issue for issue in parsing if issue.path not in unread]
+    if issues or declaration is None:
+        raise DeclarationError(document.where, _in_reading_order(issues))
+    return {name: declaration}
+
+
+def load(
+    source: str, *, at: str | None, single: bool, stdin: StandardInput
+) -> tuple[dict[str, Declaration], DeclarationError | None]:
+    """The declarations of one source by server name, or none and the source's problems."""
+    from hermes_decl.errors import DeclarationError, Issue
+    from hermes_decl.loader import declarations_from, manifest_declarations
+
+    try:
+        document = _read(source, stdin)
+        if single:
+            name = STDIN_SERVER if source == STDIN else Path(source).stem
+            return _single(document, name), None
+        if at is None and Path(source).name in MANIFEST_NAMES:
+            return manifest_declarations(document), None
+        if at is None and _holds_one_declaration(document.data):
+            line, column = document.position(())
+            issue = Issue("", "single_declaration", SINGLE_MESSAGE, line, column)
+            raise DeclarationError(document.where, [issue])
+        return declarations_from(document, at=at), None
+    except DeclarationError as error:
+        return {}, error
