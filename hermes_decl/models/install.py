@@ -22,23 +22,20 @@ from hermes_decl.models import text_rules
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail, fail_at, problem
 from hermes_decl.models.editor_schema import (
-    TITLE,
     TYPED,
     doc_of,
-    one_or_list,
     present_with,
     refusal,
     required_examples,
     snippet_of,
     type_check,
 )
+from hermes_decl.models.one_or_list import OneOrListRule
 from hermes_decl.models.rule_object import (
     Derivation,
     Node,
     Renderer,
     RuleObject,
-    fast_one_or_list,
-    os_family_of,
 )
 
 DEFAULT_FLATPAK_REMOTE = "flathub"
@@ -278,29 +275,9 @@ EMPTY_HINTS = "must not be empty: give a hint or a list of them"
 """What is said of an empty ``install`` list."""
 
 
-class _HintList(RuleObject):
-    """``install``: one hint as a list of one, or a non-empty list of hints."""
-
-    def check(self, value: Any) -> Any:
-        """The hints, as a tuple; a list must not be empty."""
-        if isinstance(value, (list, tuple)):
-            if not value:
-                fail("empty", EMPTY_HINTS)
-            return tuple(value)
-        return (value,)
-
-    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
-        os_family = os_family_of(renderer, "install list")
-        item = renderer.generate_inner(schema["schema"])["items"]
-        item[TITLE] = f"app.{os_family}.install"
-        item["$comment"] = f"One way to install the application under app.{os_family}."
-        return one_or_list(item, EMPTY_HINTS, hoist=f"{os_family.capitalize()}InstallHint")
-
-    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
-        return fast_one_or_list(derivation.node(schema["schema"], presence))
-
-
-_HINT_LIST = _HintList()
+_HINT_LIST = OneOrListRule(
+    "install", EMPTY_HINTS, "One way to install the application", "InstallHint"
+)
 
 
 def hint_list(os_family: OsFamily) -> Any:

@@ -13,22 +13,19 @@ from pydantic.json_schema import JsonSchemaValue
 
 from hermes_decl.models.common import OS_FAMILIES, PRESENCES, OsFamily, Presence, fail
 from hermes_decl.models.editor_schema import (
-    TITLE,
     kind_is,
-    one_or_list,
     present_with,
     refusal,
     union_tags,
 )
 from hermes_decl.models.kinds import KindVariant, kind_union
+from hermes_decl.models.one_or_list import OneOrListRule
 from hermes_decl.models.path_rules import BARE_NAME, LOCATION_PATHS, RELATIVE_FILE
 from hermes_decl.models.rule_object import (
     Derivation,
     Node,
     Renderer,
     RuleObject,
-    fast_one_or_list,
-    os_family_of,
 )
 
 BareName = Annotated[str, BARE_NAME]
@@ -282,26 +279,4 @@ EMPTY_LOCATION = "must not be empty: give a path, a location mapping, or a list 
 """What is said of an empty ``location`` list."""
 
 
-class _LocationList(RuleObject):
-    """``location``: one place (a path or a kind mapping) as a list of one, or a non-empty list."""
-
-    def check(self, value: Any) -> Any:
-        """The places, as a tuple; a list must not be empty."""
-        if isinstance(value, (list, tuple)):
-            if not value:
-                fail("empty", EMPTY_LOCATION)
-            return tuple(value)
-        return (value,)
-
-    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
-        os_family = os_family_of(renderer, "location list")
-        item = renderer.generate_inner(schema["schema"])["items"]
-        item[TITLE] = f"app.{os_family}.location"
-        item["$comment"] = f"One place to look under app.{os_family}."
-        return one_or_list(item, EMPTY_LOCATION, hoist=f"{os_family.capitalize()}Location")
-
-    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
-        return fast_one_or_list(derivation.node(schema["schema"], presence))
-
-
-_LOCATION_LIST = _LocationList()
+_LOCATION_LIST = OneOrListRule("location", EMPTY_LOCATION, "One place to look", "Location")

@@ -1,0 +1,54 @@
+"""``OneOrListRule``: a field of an OS block that takes one item or a non-empty list of them.
+
+``location`` and ``install`` are both such fields; the rule object says, once, how each is
+checked (one item becomes a list of one; an empty list is refused with the field's own words),
+rendered in JSON Schema and run in the fast schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic.json_schema import JsonSchemaValue
+
+from hermes_decl.models.common import fail
+from hermes_decl.models.editor_schema import TITLE, one_or_list
+from hermes_decl.models.rule_object import (
+    Derivation,
+    Node,
+    Renderer,
+    RuleObject,
+    fast_one_or_list,
+    os_family_of,
+)
+
+
+class OneOrListRule(RuleObject):
+    """One item as a list of one, or a non-empty list, for the field ``field`` of an OS block."""
+
+    def __init__(self, field: str, empty: str, item_comment: str, item_def: str) -> None:
+        self.field = field
+        self.empty = empty
+        """What is said of an empty list."""
+        self.item_comment = item_comment
+        """How the schema describes one item, before ``under app.<os>``."""
+        self.item_def = item_def
+        """The ``$defs`` name of one item, after the OS's capitalised name."""
+
+    def check(self, value: Any) -> Any:
+        """The items, as a tuple; a list must not be empty."""
+        if isinstance(value, (list, tuple)):
+            if not value:
+                fail("empty", self.empty)
+            return tuple(value)
+        return (value,)
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        os_family = os_family_of(renderer, f"{self.field} list")
+        item = renderer.generate_inner(schema["schema"])["items"]
+        item[TITLE] = f"app.{os_family}.{self.field}"
+        item["$comment"] = f"{self.item_comment} under app.{os_family}."
+        return one_or_list(item, self.empty, hoist=f"{os_family.capitalize()}{self.item_def}")
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        return fast_one_or_list(derivation.node(schema["schema"], presence))
