@@ -45,3 +45,10 @@ def test_no_connection_check_logs_nothing(
     result = status(declaration(), host=running_host(), is_connected=is_connected)
     assert result.state is state
     assert caplog.records == []
+
+
+def test_a_status_in_a_condition_says_what_to_read_instead() -> None:
+    result = status(declaration(), host=running_host(), is_connected=lambda: True)
+    with pytest.raises(TypeError) as refused:
+        bool(result)
+    assert str(refused.value) == "a Status has no truth value: read .usable or .state"
