@@ -3,7 +3,7 @@
 # Usage: tests/mutation/all.sh [module-name…]  (names from the table below; default: all of them)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# A test of elapsed time, which the slower mutated code fails whatever the mutant.
+# Tests of elapsed time, which the slower traced and mutated code fails whatever the mutant.
 TIMED=--deselect=tests/test_status.py::test_fifty_concurrent_astatus_probes_of_a_silent_server_end_within_one_deadline
 declare -A TESTS=(
     [versions]="hermes_decl/versions.py tests/test_versions.py"
@@ -13,7 +13,7 @@ declare -A TESTS=(
     [readers]="hermes_decl/resolver/readers.py tests/test_readers.py tests/test_mutants_readers.py"
     [path_rules]="hermes_decl/models/path_rules.py tests/test_rules_paths.py tests/test_rule_patterns.py"
     [rules]="hermes_decl/models/rules.py tests/test_rules_paths.py tests/test_rule_patterns.py"
-    [errors]="hermes_decl/errors.py tests/test_declaration.py tests/test_loader.py"
+    [errors]="hermes_decl/errors.py tests/test_declaration.py tests/test_loader.py tests/test_rules_app_block.py tests/test_rules_kinds.py tests/test_rules_requires.py --deselect=tests/test_loader.py::test_deep_nesting_is_refused"
     [gates]="hermes_decl/gates.py tests/test_gates.py tests/test_mutants_gates.py tests/test_status.py $TIMED"
     [status]="hermes_decl/resolver/status.py tests/test_status.py tests/test_mutants_status.py $TIMED"
     [status_decision]="hermes_decl/resolver/status_decision.py tests/test_status.py tests/test_mutants_status.py $TIMED"
