@@ -22,7 +22,9 @@ mkdir "$work/tests"
     echo "[mutmut]"
     echo "source_paths=hermes_decl"
     echo "only_mutate=$module"
-    echo "pytest_add_cli_args=-p no:cacheprovider -q -x ${options[*]:-}"
+    # One argument a line: mutmut reads a one-line value as a single argument.
+    echo "pytest_add_cli_args="
+    for option in -p no:cacheprovider -q -x "${options[@]}"; do echo "    $option"; done
     echo "pytest_add_cli_args_test_selection="
     for test_file in "${tests[@]}"; do echo "    $test_file"; done
     echo "also_copy="
