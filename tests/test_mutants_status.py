@@ -9,6 +9,8 @@ import pytest
 
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.models import OsFamily
+from hermes_decl.resolver import presence
+from hermes_decl.resolver import status as status_module
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.probe import ProbeOutcome
 from hermes_decl.resolver.status import StatusState, status
@@ -104,3 +106,14 @@ def test_another_processor_names_each_one_accepted() -> None:
     assert (result.state, result.app_name) == (StatusState.UNSUPPORTED_ARCH, "V")
     assert result.user_action == "Use V on a machine with an arm64 or x86_64 processor."
     assert result.availability == availability(decl, host=host)
+
+
+@pytest.mark.parametrize("name", ["PluginPresence", "Presence", "plugin_presence"])
+def test_plugin_presence_is_reachable_from_the_status_module(name: str) -> None:
+    assert getattr(status_module, name) is getattr(presence, name)
+
+
+def test_another_name_is_no_attribute_of_the_status_module() -> None:
+    with pytest.raises(AttributeError) as missing:
+        getattr(status_module, "presence")  # noqa: B009  # the module's __getattr__ is the subject
+    assert str(missing.value) == "module 'hermes_decl.resolver.status' has no attribute 'presence'"
