@@ -1,11 +1,13 @@
-"""Which too-old copy a verdict names, a case a mutation review found untested (SPEC 6)."""
+"""Verdicts and sentences a mutation review found untested: the too-old copy named (SPEC 6), an
+unknown OS, an OS too old, and the errors of misuse (SPEC 8)."""
 
 from __future__ import annotations
 
 import pytest
 
 from hermes_decl.declaration import parse_declaration
-from hermes_decl.resolver.availability import availability
+from hermes_decl.models import OsFamily
+from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
 from hermes_decl.testing import FakeHost
 
 PLACES = ("C:\\A\\vendor.exe", "C:\\B\\vendor.exe", "C:\\C\\vendor.exe")
@@ -53,3 +55,53 @@ def test_the_verdict_names_the_highest_readable_copy_first_found(
         (place, "present", None if found is None else f"{found}.0.0")
         for place, found in zip(places, versions, strict=True)
     ]
+
+
+APP_ON_LINUX = {"linux": {"presence": "executable", "location": "/opt/vendor/vendor"}}
+
+
+def test_an_os_none_of_the_three_is_named_in_words() -> None:
+    decl = parse_declaration("srv", APP_ON_LINUX, {"app": True}, where="t")
+    result = availability(decl, host=FakeHost(None))
+    assert (result.state, result.os_family) == (AvailabilityState.UNSUPPORTED_OS, None)
+    assert result.sentence() == "srv is not available on this operating system."
+
+
+OS_TOO_OLD = [
+    ("linux", "Linux 9", "machine"),
+    ("darwin", "macOS 9", "Mac"),
+    ("win32", "Windows 9", "PC"),
+    (None, "an operating system 9", "machine"),
+]
+
+
+@pytest.mark.parametrize(
+    ("os_family", "floor", "machine"), OS_TOO_OLD, ids=[str(row[0]) for row in OS_TOO_OLD]
+)
+def test_an_os_too_old_names_the_machine_of_its_system(
+    os_family: OsFamily | None, floor: str, machine: str
+) -> None:
+    verdict = Availability(
+        AvailabilityState.UNSUPPORTED_OS_VERSION,
+        name="srv",
+        os_family=os_family,
+        min_os_version="9",
+        os_version="8",
+    )
+    assert verdict.sentence() == f"srv needs {floor} or newer; this {machine} runs 8."
+    assert verdict.refusal() == f"srv is unavailable: unsupported_os_version, needs {floor}."
+
+
+def test_an_offered_verdict_has_no_refusal_to_explain() -> None:
+    with pytest.raises(ValueError, match=r"^refusal") as refused:
+        Availability(AvailabilityState.AVAILABLE, name="srv").refusal()
+    assert (
+        str(refused.value)
+        == "refusal() explains a refused verdict; srv is available, which is offered"
+    )
+
+
+def test_a_verdict_in_a_condition_says_what_to_read_instead() -> None:
+    with pytest.raises(TypeError) as refused:
+        bool(Availability(AvailabilityState.AVAILABLE))
+    assert str(refused.value) == "an Availability has no truth value: read .offerable or .state"

@@ -1,4 +1,4 @@
-"""Status sentences and logs a mutation review found untested (SPEC 11)."""
+"""Status sentences, logs and verdicts a mutation review found untested (SPEC 11)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,14 @@ from collections.abc import Callable
 
 import pytest
 
+from hermes_decl.declaration import parse_declaration
+from hermes_decl.models import OsFamily
+from hermes_decl.resolver import presence
+from hermes_decl.resolver import status as status_module
+from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.probe import ProbeOutcome
 from hermes_decl.resolver.status import StatusState, status
+from hermes_decl.testing import FakeHost
 from tests.servers.loopback import Connection, serve
 from tests.test_status import NAME, RUNTIME, declaration, running_host, runtime_file
 
@@ -45,3 +51,69 @@ def test_no_connection_check_logs_nothing(
     result = status(declaration(), host=running_host(), is_connected=is_connected)
     assert result.state is state
     assert caplog.records == []
+
+
+def test_a_status_in_a_condition_says_what_to_read_instead() -> None:
+    result = status(declaration(), host=running_host(), is_connected=lambda: True)
+    with pytest.raises(TypeError) as refused:
+        bool(result)
+    assert str(refused.value) == "a Status has no truth value: read .usable or .state"
+
+
+BLOCKS: dict[str, dict[str, str]] = {
+    "win32": {"presence": "executable", "location": "C:\\Vendor\\vendor.exe"},
+    "darwin": {"presence": "executable", "location": "/Applications/Vendor.app"},
+    "linux": {"presence": "executable", "location": "/opt/vendor/vendor"},
+}
+
+ELSEWHERE = [
+    (("linux",), "darwin", "V is not available on macOS. Use V on Linux."),
+    (
+        ("win32", "darwin"),
+        "linux",
+        "V is not available on Linux. Use V on Windows or macOS.",
+    ),
+    (
+        ("win32", "darwin", "linux"),
+        None,
+        "V is not available on this operating system. Use V on Windows, macOS or Linux.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("blocks", "os_family", "sentence"), ELSEWHERE, ids=["one", "two", "three"]
+)
+def test_an_unsupported_os_names_every_system_with_a_block(
+    blocks: tuple[str, ...], os_family: OsFamily | None, sentence: str
+) -> None:
+    app = {family: BLOCKS[family] for family in blocks}
+    decl = parse_declaration("vendor", app, {"app": True}, where="t")
+    result = status(decl, host=FakeHost(os_family), display_name="V")
+    assert (result.state, result.sentence()) == (StatusState.UNSUPPORTED_OS, sentence)
+    assert (result.availability, result.app_name) == (
+        availability(decl, host=FakeHost(os_family)),
+        "V",
+    )
+
+
+def test_another_processor_names_each_one_accepted() -> None:
+    decl = parse_declaration(
+        "vendor", {"linux": BLOCKS["linux"]}, {"app": True, "arch": ["arm64", "x86_64"]}, where="t"
+    )
+    host = FakeHost("linux", native_machine="riscv64").add_executable("/opt/vendor/vendor")
+    result = status(decl, host=host, display_name="V")
+    assert (result.state, result.app_name) == (StatusState.UNSUPPORTED_ARCH, "V")
+    assert result.user_action == "Use V on a machine with an arm64 or x86_64 processor."
+    assert result.availability == availability(decl, host=host)
+
+
+@pytest.mark.parametrize("name", ["PluginPresence", "Presence", "plugin_presence"])
+def test_plugin_presence_is_reachable_from_the_status_module(name: str) -> None:
+    assert getattr(status_module, name) is getattr(presence, name)
+
+
+def test_another_name_is_no_attribute_of_the_status_module() -> None:
+    with pytest.raises(AttributeError) as missing:
+        getattr(status_module, "presence")  # noqa: B009  # the module's __getattr__ is the subject
+    assert str(missing.value) == "module 'hermes_decl.resolver.status' has no attribute 'presence'"

@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
 # Mutation-test one module against the test files that exercise it, in a scratch copy of the tree.
 # Usage: tests/mutation/run.sh hermes_decl/versions.py tests/test_versions.py [more test files…]
+# An argument starting with "-" is a pytest option for every run (a --deselect of a timing test).
 # Needs mutmut in the venv (`.venv/bin/python -m pip install mutmut`); it is no project dependency.
 set -euo pipefail
 module=$1
 shift
+tests=()
+options=()
+for argument in "$@"; do
+    if [[ $argument == -* ]]; then options+=("$argument"); else tests+=("$argument"); fi
+done
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 echo "scratch copy: $work" >&2
-cp -r "$root/hermes_decl" "$root/pyproject.toml" "$work/"
+# The tests read the README and the examples beside the package, so they travel too.
+cp -r "$root/hermes_decl" "$root/pyproject.toml" "$root/README.md" "$root/SECURITY.md" "$root/examples" "$work/"
 mkdir "$work/tests"
 (cd "$root/tests" && tar cf - --exclude=editor --exclude=__pycache__ .) | (cd "$work/tests" && tar xf -)
 {
     echo "[mutmut]"
     echo "source_paths=hermes_decl"
     echo "only_mutate=$module"
-    echo "pytest_add_cli_args=-p no:cacheprovider -q -x"
+    # One argument a line: mutmut reads a one-line value as a single argument.
+    echo "pytest_add_cli_args="
+    for option in -p no:cacheprovider -q -x "${options[@]}"; do echo "    $option"; done
     echo "pytest_add_cli_args_test_selection="
-    for test_file in "$@"; do echo "    $test_file"; done
+    for test_file in "${tests[@]}"; do echo "    $test_file"; done
+    echo "also_copy="
+    for extra in README.md SECURITY.md examples; do echo "    $extra"; done
     echo "timeout_multiplier=${MUTMUT_TIMEOUT_MULTIPLIER:-5}"
 } >"$work/setup.cfg"
 cd "$work"
