@@ -9,11 +9,11 @@ import pytest
 
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.models import OsFamily
-from hermes_decl.resolver import presence
-from hermes_decl.resolver import status as status_module
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.probe import ProbeOutcome
 from hermes_decl.resolver.status import StatusState, status
+from hermes_decl.runtime import presence
+from hermes_decl.runtime import status as status_module
 from hermes_decl.testing import FakeHost
 from tests.servers.loopback import Connection, serve
 from tests.test_status import NAME, RUNTIME, declaration, running_host, runtime_file
@@ -116,4 +116,4 @@ def test_plugin_presence_is_reachable_from_the_status_module(name: str) -> None:
 def test_another_name_is_no_attribute_of_the_status_module() -> None:
     with pytest.raises(AttributeError) as missing:
         getattr(status_module, "presence")  # noqa: B009  # the module's __getattr__ is the subject
-    assert str(missing.value) == "module 'hermes_decl.resolver.status' has no attribute 'presence'"
+    assert str(missing.value) == "module 'hermes_decl.runtime.status' has no attribute 'presence'"

@@ -15,9 +15,9 @@ declare -A TESTS=(
     [rules]="hermes_decl/models/rules.py tests/test_rules_paths.py tests/test_rule_patterns.py"
     [errors]="hermes_decl/errors.py tests/test_declaration.py tests/test_loader.py tests/test_rules_app_block.py tests/test_rules_kinds.py tests/test_rules_requires.py --deselect=tests/test_loader.py::test_deep_nesting_is_refused"
     [gates]="hermes_decl/gates.py tests/test_gates.py tests/test_mutants_gates.py tests/test_status.py $TIMED"
-    [status]="hermes_decl/resolver/status.py tests/test_status.py tests/test_mutants_status.py $TIMED"
-    [status_decision]="hermes_decl/resolver/status_decision.py tests/test_status.py tests/test_mutants_status.py $TIMED"
-    [status_types]="hermes_decl/resolver/status_types.py tests/test_status.py tests/test_mutants_status.py tests/test_presence_and_ui.py $TIMED"
+    [status]="hermes_decl/runtime/status.py tests/test_status.py tests/test_mutants_status.py $TIMED"
+    [status_decision]="hermes_decl/runtime/status_decision.py tests/test_status.py tests/test_mutants_status.py $TIMED"
+    [status_types]="hermes_decl/runtime/status_types.py tests/test_status.py tests/test_mutants_status.py tests/test_presence_and_ui.py $TIMED"
 )
 ORDER=(versions availability matching expand readers path_rules rules errors gates status status_decision status_types)
 for name in "${@:-${ORDER[@]}}"; do
