@@ -18,6 +18,8 @@ import tempfile
 import zipfile
 from pathlib import Path, PureWindowsPath
 
+from packaging.requirements import Requirement
+
 EMBED_RELEASES = {"3.10": "3.10.0", "3.13": "3.13.0"}
 
 # Tools the CI runs natively; the Windows leg only runs the tests.
@@ -34,13 +36,25 @@ BEFORE_3_11 = ("exceptiongroup", "tomli")
 def requirements(version: str) -> list[str]:
     """The runtime and test requirements of the installed project, for Windows at ``version``."""
     wanted: list[str] = []
+    windows = {
+        "python_version": version,
+        "python_full_version": f"{version}.0",
+        "sys_platform": "win32",
+        "platform_system": "Windows",
+        "os_name": "nt",
+        "platform_machine": "AMD64",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+        "extra": "dev",
+    }
     for line in importlib.metadata.requires("hermes_decl") or ():
-        spec, _, marker = line.partition(";")
-        if marker and "extra" in marker and '"dev"' not in marker:
+        requirement = Requirement(line)
+        if requirement.marker is not None and not requirement.marker.evaluate(windows):
             continue
-        if NOT_FOR_TESTS.match(spec.strip()):
+        spec = f"{requirement.name}{requirement.specifier}"
+        if NOT_FOR_TESTS.match(spec):
             continue
-        wanted.append(spec.strip())
+        wanted.append(spec)
     wanted.extend(WINDOWS_ONLY)
     if tuple(int(part) for part in version.split(".")) < (3, 11):
         wanted.extend(BEFORE_3_11)
