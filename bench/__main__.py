@@ -18,6 +18,7 @@ from bench import (
     big_file,
     cold_check,
     gates,
+    growth,
     imports,
     matching,
     memory,
@@ -25,7 +26,18 @@ from bench import (
     syscalls,
 )
 
-SUITES = [availability, parse, big_file, imports, cold_check, matching, syscalls, memory, gates]
+SUITES = [
+    availability,
+    parse,
+    big_file,
+    growth,
+    imports,
+    cold_check,
+    matching,
+    syscalls,
+    memory,
+    gates,
+]
 """Availability first: it allocates the most, and what other suites leave slows it."""
 RESULTS = Path(__file__).with_name("RESULTS.md")
 

@@ -1,0 +1,104 @@
+"""Growth of ``hermes-decl check`` from 1,000 to 10,000 servers in one file: at most N^1.05.
+
+The CPU time of a check of each file, the best of alternating rounds, in a fresh interpreter
+(what other suites leave in memory does not weigh in); the exponent is log10 of their ratio.
+"""
+
+from __future__ import annotations
+
+import gc
+import io
+import math
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import redirect_stdout
+from pathlib import Path
+
+from bench.big_file import small_servers_text
+from hermes_decl import cli
+
+GROWTH_BOUND = 1.05
+"""Checking N servers may grow at most as N to this power, from 1,000 servers to 10,000."""
+ROUNDS = 10
+"""The most rounds of measurements before the growth is judged."""
+
+
+if sys.platform == "win32":
+    _user_seconds = time.process_time
+else:
+    import resource
+
+    def _user_seconds() -> float:
+        """CPU time spent in this process's own code, to the microsecond.
+
+        The kernel's share is left out: it is mostly first touches of fresh memory, which a
+        larger check pays in a process where a smaller one reuses what the last check freed.
+        """
+        return resource.getrusage(resource.RUSAGE_SELF).ru_utime
+
+
+def _check_seconds(path: Path | str) -> float:
+    """The CPU time of one ``hermes-decl check`` of the file, from a fresh collector state.
+
+    The collector's counts start at zero, so each check pays for its own collections only; the
+    collection the check defers runs inside it, at the first allocation after re-enabling.
+    """
+    gc.collect()
+    out = io.StringIO()
+    started = _user_seconds()
+    with redirect_stdout(out):
+        status = cli.main(["check", "--color", "never", str(path)])
+    seconds = _user_seconds() - started
+    assert (status, out.getvalue().startswith(f"{path}: ok (s0, s1, s10,")) == (0, True)
+    return seconds
+
+
+def growth(small: Path | str, large: Path | str) -> tuple[float, float]:
+    """The least CPU time a check of each file took, in rounds until the growth is within bound.
+
+    The best of each, taken alternately, is the check the machine's load disturbed least; a
+    loaded machine takes more rounds to show it, a quiet one stops after a few.
+    """
+    _check_seconds(small)  # the first check imports what checking needs
+    best_small, best_large = math.inf, math.inf
+    for _ in range(ROUNDS):
+        best_small = min(best_small, *(_check_seconds(small) for _ in range(3)))
+        best_large = min(best_large, _check_seconds(large))
+        if math.log10(best_large / best_small) <= GROWTH_BOUND:
+            break
+    return best_small, best_large
+
+
+MEASURE = """
+import sys
+from bench.growth import growth
+print(*growth(*sys.argv[1:]))
+"""
+
+
+def run() -> list[tuple[str, str, str, str]]:
+    """Rows of (benchmark, measured, baseline or target, verdict)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        small, large = Path(scratch) / "small.yaml", Path(scratch) / "large.yaml"
+        small.write_text(small_servers_text(1_000), encoding="utf-8")
+        large.write_text(small_servers_text(10_000), encoding="utf-8")
+        result = subprocess.run(
+            [sys.executable, "-c", MEASURE, str(small), str(large)],
+            cwd=Path(__file__).parent.parent,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
+        )
+    best_small, best_large = map(float, result.stdout.split())
+    exponent = math.log10(best_large / best_small)
+    return [
+        (
+            "check growth, 1,000 to 10,000 servers (CPU time)",
+            f"N^{exponent:.2f}",
+            f"{best_small * 1000:.0f} ms to {best_large * 1000:.0f} ms; target ≤ N^{GROWTH_BOUND}",
+            "met" if exponent <= GROWTH_BOUND else "MISSED",
+        )
+    ]
