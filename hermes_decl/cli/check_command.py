@@ -14,6 +14,7 @@ from hermes_decl.cli.command import (
     EXIT_OK,
     EXIT_USAGE,
     Command,
+    add_selection_arguments,
     failure_status,
     issue_json,
 )
@@ -43,12 +44,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LIST",
         help="also check the files listed in LIST, one path a line (- reads the list from stdin)",
     )
-    parser.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
-    parser.add_argument(
-        "--single",
-        action="store_true",
-        help="each file holds one {app, requires} declaration, named by the file's stem",
-    )
+    add_selection_arguments(parser)
     parser.add_argument(
         "--format",
         choices=FORMATS,

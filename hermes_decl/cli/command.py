@@ -64,3 +64,13 @@ def failure_status(error: DeclarationError) -> int:
     """The exit status of input with problems: 2 when it could not be read at all, else 1."""
     unreadable = any(issue.code in UNREADABLE_CODES for issue in error.issues)
     return EXIT_USAGE if unreadable else EXIT_PROBLEMS
+
+
+def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--at`` and ``--single``, which say what in each file ``check`` and ``explain`` read."""
+    parser.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
+    parser.add_argument(
+        "--single",
+        action="store_true",
+        help="each file holds one {app, requires} declaration, named by the file's stem",
+    )

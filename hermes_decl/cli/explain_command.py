@@ -16,6 +16,7 @@ from hermes_decl.cli.command import (
     OS_FAMILIES,
     UNREADABLE_CODES,
     Command,
+    add_selection_arguments,
     issue_json,
 )
 from hermes_decl.cli.inputs import StandardInput, load
@@ -39,12 +40,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host", metavar="SNAPSHOT", help="evaluate on the machine a host snapshot file describes"
     )
-    parser.add_argument("--at", metavar="A.B", help="the dotted key of the declarations mapping")
-    parser.add_argument(
-        "--single",
-        action="store_true",
-        help="each file holds one {app, requires} declaration, named by the file's stem",
-    )
+    add_selection_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print machine-readable results")
     parser.add_argument(
         "--live",
