@@ -26,6 +26,7 @@ __all__ = [
     "MAX_PROC_FILE_BYTES",
     "display_device_ids",
     "effective_uid",
+    "exited_state",
     "home",
     "interactive_session",
     "linux_process_info",
@@ -67,6 +68,17 @@ def effective_uid(status: bytes) -> int | None:
     return None
 
 
+def exited_state(status: bytes) -> bool:
+    """Whether a ``/proc/<pid>/status`` file's ``State:`` line says the process has exited but
+    is not yet reaped (``Z``, a zombie) or is being torn down (``X``): such a process still
+    answers ``kill(pid, 0)``, yet it runs nothing."""
+    for line in status.split(b"\n"):
+        if line.startswith(b"State:"):
+            fields = line[6:].split()
+            return bool(fields) and fields[0] in (b"Z", b"X")
+    return False
+
+
 def start_ticks(stat: bytes) -> int | None:
     """Field 22 (``starttime``, clock ticks after boot) of a ``/proc/<pid>/stat`` file, or None.
 
@@ -96,13 +108,14 @@ def uptime(proc_uptime: bytes) -> float | None:
 def linux_process_info(
     pid: int, read: Callable[[str, int], bytes | None], ticks_per_second: int, now: float
 ) -> ProcessInfo | None:
-    """The owner and start time of process ``pid``; None when ``/proc`` has no such process.
+    """The owner and start time of process ``pid``; None when ``/proc`` has no such process, or
+    when the same read of its status says it has exited (a zombie).
 
     ``read(path, size)`` reads at most ``size`` bytes of a regular file (None when it cannot);
     ``now`` is the wall clock, in seconds since the epoch.
     """
     status = read(f"/proc/{pid}/status", MAX_PROC_FILE_BYTES)
-    if status is None:
+    if status is None or exited_state(status):
         return None
     uid = effective_uid(status)
     started: float | None = None

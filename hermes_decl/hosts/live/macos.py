@@ -22,7 +22,9 @@ from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, UninstallEntry
 __all__ = [
     "BSD_INFO_SIZE",
     "SESSION_HAS_GRAPHIC_ACCESS",
+    "SZOMB",
     "DarwinApi",
+    "bsd_info_zombie",
     "darwin_interactive_session",
     "darwin_process_info",
     "display_device_ids",
@@ -48,6 +50,9 @@ fields, then the start time as two 64-bit fields."""
 
 _BSD_INFO = struct.Struct("=12I16s32s5Ii2Q")
 """``struct proc_bsdinfo`` as laid out by the kernel (native byte order, no padding needed)."""
+
+SZOMB = 5
+"""``pbi_status`` of a process that has exited but is not yet reaped (a zombie)."""
 
 SESSION_HAS_GRAPHIC_ACCESS = 0x0010
 """``sessionHasGraphicAccess``: the security session can draw on the console (Aqua)."""
@@ -80,6 +85,11 @@ def parse_bsd_info(data: bytes, pid: int) -> tuple[int, float] | None:
     return uid, seconds + microseconds / 1_000_000
 
 
+def bsd_info_zombie(data: bytes) -> bool:
+    """Whether a ``proc_bsdinfo``'s ``pbi_status`` says the process is a zombie (``SZOMB``)."""
+    return len(data) >= BSD_INFO_SIZE and _BSD_INFO.unpack_from(data)[1] == SZOMB
+
+
 def darwin_process_info(
     pid: int, api: DarwinApi | None, kill: Callable[[int, int], None], own_uid: int
 ) -> ProcessInfo | None:
@@ -88,6 +98,7 @@ def darwin_process_info(
     ``kill(pid, 0)`` answers first: no such process, or ``EPERM``, which (unless this process is
     root) means it belongs to another user. The owner then comes from ``proc_bsdinfo``; when
     that cannot be read, a process ``kill`` may signal without root privileges is this user's.
+    A zombie (``SZOMB`` in the same ``proc_bsdinfo``) still answers ``kill`` and is not running.
     """
     try:
         kill(pid, 0)
@@ -102,6 +113,8 @@ def darwin_process_info(
     except (OSError, ValueError, TypeError):
         data = None
     parsed = parse_bsd_info(data, pid) if data is not None else None
+    if data is not None and parsed is not None and bsd_info_zombie(data):
+        return None
     if parsed is not None:
         uid, started = parsed
         return ProcessInfo(user=str(uid), started=started)
