@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
 from hermes_decl.hosts.live.file_primitives import read_regular_file
+from hermes_decl.hosts.live.linux_sockets import tcp_listeners
 from hermes_decl.hosts.live.posix import home, own_process, pid_exists, user_home
 from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, UninstallEntry
 
@@ -32,10 +33,13 @@ __all__ = [
     "linux_process_info",
     "os_version",
     "own_process",
+    "parent_pid",
     "pid_exists",
     "proc_translated",
     "process_info",
+    "process_parent",
     "start_ticks",
+    "tcp_listeners",
     "uninstall_entries",
     "uptime",
     "user_home",
@@ -93,6 +97,15 @@ def start_ticks(stat: bytes) -> int | None:
     return _number(fields[index]) if len(fields) > index else None
 
 
+def parent_pid(stat: bytes) -> int | None:
+    """Field 4 (``ppid``) of a ``/proc/<pid>/stat`` file, counted after the name; None when
+    unreadable or 0 (no parent)."""
+    end_of_name = stat.rfind(b")")
+    fields = stat[end_of_name + 1 :].split() if end_of_name >= 0 else []
+    found = _number(fields[1]) if len(fields) > 1 else None
+    return found or None
+
+
 def uptime(proc_uptime: bytes) -> float | None:
     """Seconds since boot, the first field of ``/proc/uptime`` (``12345.67 54321.00``), or None."""
     fields = proc_uptime.split()
@@ -141,6 +154,12 @@ def process_info(pid: int) -> ProcessInfo | None:
         except (OSError, ValueError):
             ticks_per_second = 0
     return linux_process_info(pid, read_regular_file, ticks_per_second, time.time())
+
+
+def process_parent(pid: int) -> int | None:
+    """The parent of process ``pid`` from ``/proc/<pid>/stat``; None when unreadable."""
+    stat = read_regular_file(f"/proc/{pid}/stat", MAX_PROC_FILE_BYTES)
+    return None if stat is None else parent_pid(stat)
 
 
 def interactive_session(getenv: Callable[[str], str | None]) -> bool | None:

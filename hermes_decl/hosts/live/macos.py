@@ -15,15 +15,17 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
+from hermes_decl.hosts.live.macos_sockets import darwin_tcp_listeners
 from hermes_decl.hosts.live.posix import home, own_process, pid_exists, user_home
 from hermes_decl.hosts.os_version import macos_version
-from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, UninstallEntry
+from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, TcpListener, UninstallEntry
 
 __all__ = [
     "BSD_INFO_SIZE",
     "SESSION_HAS_GRAPHIC_ACCESS",
     "SZOMB",
     "DarwinApi",
+    "bsd_info_parent",
     "bsd_info_zombie",
     "darwin_interactive_session",
     "darwin_process_info",
@@ -36,6 +38,8 @@ __all__ = [
     "pid_exists",
     "proc_translated",
     "process_info",
+    "process_parent",
+    "tcp_listeners",
     "uninstall_entries",
     "user_home",
     "wow64_native_machine",
@@ -90,6 +94,15 @@ def bsd_info_zombie(data: bytes) -> bool:
     return len(data) >= BSD_INFO_SIZE and _BSD_INFO.unpack_from(data)[1] == SZOMB
 
 
+def bsd_info_parent(data: bytes, pid: int) -> int | None:
+    """The parent (``pbi_ppid``) in a ``proc_bsdinfo`` of process ``pid``; None when the bytes
+    are too short, describe another process, or name no parent."""
+    if len(data) < BSD_INFO_SIZE:
+        return None
+    fields = _BSD_INFO.unpack_from(data)
+    return fields[4] or None if fields[3] == pid else None
+
+
 def darwin_process_info(
     pid: int, api: DarwinApi | None, kill: Callable[[int, int], None], own_uid: int
 ) -> ProcessInfo | None:
@@ -139,6 +152,8 @@ def darwin_interactive_session(
 
 if sys.platform == "darwin":
     import ctypes
+
+    from hermes_decl.hosts.live.macos_sockets import live_socket_api
 
     class LibSystem:
         """``DarwinApi`` over the real libSystem and Security framework."""
@@ -217,6 +232,36 @@ def process_info(pid: int) -> ProcessInfo | None:
     """Who owns process ``pid`` here and since when; None when there is no such process."""
     if sys.platform == "darwin":
         return darwin_process_info(pid, live_darwin_api(), os.kill, os.geteuid())
+    else:
+        return None
+
+
+def process_parent(pid: int) -> int | None:
+    """The parent of process ``pid`` from its ``proc_bsdinfo``; None when unreadable."""
+    if sys.platform == "darwin":
+        api = live_darwin_api()
+        try:
+            data = api.bsd_info(pid) if api is not None else None
+        except (OSError, ValueError, TypeError):
+            data = None
+        return None if data is None else bsd_info_parent(data, pid)
+    else:
+        return None
+
+
+def tcp_listeners(address: str, port: int) -> tuple[TcpListener, ...] | None:
+    """The listeners a connection to a loopback ``address`` and ``port`` may reach, among the
+    processes whose descriptors this one can read; None when they cannot be listed."""
+    if sys.platform == "darwin":
+        process_api = live_darwin_api()
+
+        def owner(pid: int) -> ProcessInfo | None:
+            return darwin_process_info(pid, process_api, os.kill, os.geteuid())
+
+        try:
+            return darwin_tcp_listeners(address, port, live_socket_api(), owner)
+        except (OSError, ValueError, TypeError, struct.error):
+            return None
     else:
         return None
 

@@ -1,0 +1,167 @@
+"""Who listens on a loopback TCP port of a Linux machine: ``/proc/net/tcp{,6}`` and ``/proc/*/fd``.
+
+Each line of ``/proc/net/tcp`` and ``/proc/net/tcp6`` is one socket: its local address and port
+in hex (each 32-bit word of the address as the machine stores it), its state (``0A`` is
+listening), the user id that owns it and its inode. The processes holding a socket are those
+with a descriptor linking to ``socket:[<inode>]`` under ``/proc/<pid>/fd`` (only this user's
+processes can be read, unless it is root). The parsers take bytes and never raise, so they are
+tested on every OS; ``tcp_listeners`` is what ``LiveHost`` asks on Linux.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from hermes_decl.hosts.live.file_primitives import list_dir_names, read_link, read_regular_file
+from hermes_decl.hosts.protocol import TcpListener
+
+__all__ = [
+    "LISTEN_STATE",
+    "MAX_FDS_PER_PROCESS",
+    "MAX_PROCESSES",
+    "MAX_SOCKET_TABLE_BYTES",
+    "SocketLine",
+    "holders",
+    "linux_tcp_listeners",
+    "parse_socket_table",
+    "reachable_from",
+    "tcp_listeners",
+]
+
+MAX_SOCKET_TABLE_BYTES = 16 * 1024 * 1024
+"""At most this much of ``/proc/net/tcp`` (or ``tcp6``) is read; a longer table tells nothing."""
+
+MAX_PROCESSES = 100_000
+"""At most this many ``/proc/<pid>`` entries are looked through for a socket's holders."""
+
+MAX_FDS_PER_PROCESS = 100_000
+"""At most this many descriptors of one process are looked at."""
+
+LISTEN_STATE = 0x0A
+"""``TCP_LISTEN`` in the kernel's numbering of socket states."""
+
+_REACHES = {
+    "127.0.0.1": ("127.0.0.1", "0.0.0.0", "::", "::ffff:127.0.0.1"),
+    "::1": ("::1", "::"),
+}
+"""The local addresses whose listeners a connection to a loopback address may reach: its own,
+and the wildcards (``::`` takes IPv4 too unless the socket is IPv6-only, which is not shown)."""
+
+
+@dataclass(frozen=True)
+class SocketLine:
+    """One socket of the table: its local address (as ``ipaddress`` writes it) and port, its
+    state, the user id that owns it and its inode."""
+
+    address: str
+    port: int
+    state: int
+    uid: int
+    inode: int
+
+
+def _address(text: bytes, byteorder: str) -> str | None:
+    """An address of the table (``0100007F``, or 32 hex digits for IPv6) in normal form."""
+    if len(text) not in (8, 32):
+        return None
+    try:
+        words = [int(text[i : i + 8], 16) for i in range(0, len(text), 8)]
+        order: Literal["little", "big"] = "little" if byteorder == "little" else "big"
+        raw = b"".join(word.to_bytes(4, order) for word in words)
+        return str(ipaddress.ip_address(raw))
+    except ValueError:
+        return None
+
+
+def _hex(text: bytes) -> int | None:
+    """A field of hex digits, or None."""
+    if not text or len(text) > 16:
+        return None
+    try:
+        return int(text, 16)
+    except ValueError:
+        return None
+
+
+def _decimal(text: bytes) -> int | None:
+    """A field of at most 20 decimal digits, or None."""
+    return int(text) if text.isdigit() and len(text) <= 20 else None
+
+
+def parse_socket_table(table: bytes, byteorder: str = sys.byteorder) -> tuple[SocketLine, ...]:
+    """Every readable line of a ``/proc/net/tcp`` or ``tcp6`` table; lines that do not parse
+    are left out (the heading among them)."""
+    found: list[SocketLine] = []
+    for line in table.split(b"\n")[1:]:
+        fields = line.split()
+        if len(fields) < 10:
+            continue
+        local, _, port_text = fields[1].partition(b":")
+        address = _address(local, byteorder)
+        port, state = _hex(port_text), _hex(fields[3])
+        uid, inode = _decimal(fields[7]), _decimal(fields[9])
+        if address is None or port is None or state is None or uid is None or inode is None:
+            continue
+        found.append(SocketLine(address, port, state, uid, inode))
+    return tuple(found)
+
+
+def reachable_from(
+    address: str, port: int, sockets: Iterable[SocketLine]
+) -> tuple[SocketLine, ...]:
+    """The listening sockets a connection to a loopback ``address`` and ``port`` may reach."""
+    places = _REACHES.get(address, (address,))
+    return tuple(
+        found
+        for found in sockets
+        if found.state == LISTEN_STATE and found.port == port and found.address in places
+    )
+
+
+def holders(
+    inodes: Iterable[int],
+    list_dir: Callable[[str], tuple[str, ...]],
+    link: Callable[[str], str | None],
+) -> dict[int, tuple[int, ...]]:
+    """For each socket inode, the processes with a descriptor of it (in ``/proc`` order)."""
+    wanted = {f"socket:[{inode}]": inode for inode in inodes}
+    held: dict[int, list[int]] = {inode: [] for inode in wanted.values()}
+    for name in list_dir("/proc")[:MAX_PROCESSES]:
+        if not name.isdigit():
+            continue
+        for fd in list_dir(f"/proc/{name}/fd")[:MAX_FDS_PER_PROCESS]:
+            inode = wanted.get(link(f"/proc/{name}/fd/{fd}") or "")
+            if inode is not None and int(name) not in held[inode]:
+                held[inode].append(int(name))
+    return {inode: tuple(pids) for inode, pids in held.items()}
+
+
+def linux_tcp_listeners(
+    address: str,
+    port: int,
+    read: Callable[[str, int], bytes | None],
+    list_dir: Callable[[str], tuple[str, ...]],
+    link: Callable[[str], str | None],
+) -> tuple[TcpListener, ...] | None:
+    """The listeners a connection to ``address`` and ``port`` may reach, with their owners and
+    holders; None when a socket table cannot be read whole."""
+    sockets: list[SocketLine] = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        data = read(table, MAX_SOCKET_TABLE_BYTES + 1)
+        if data is None and table.endswith("6"):
+            continue  # a kernel without IPv6 has no such table
+        if data is None or len(data) > MAX_SOCKET_TABLE_BYTES:
+            return None
+        sockets += parse_socket_table(data)
+    listening = reachable_from(address, port, sockets)
+    held = holders((found.inode for found in listening), list_dir, link)
+    return tuple(TcpListener(str(found.uid), held[found.inode]) for found in listening)
+
+
+def tcp_listeners(address: str, port: int) -> tuple[TcpListener, ...] | None:
+    """What ``LiveHost.tcp_listeners`` answers on Linux."""
+    return linux_tcp_listeners(address, port, read_regular_file, list_dir_names, read_link)
