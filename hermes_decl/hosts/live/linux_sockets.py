@@ -82,11 +82,12 @@ LISTEN_STATE = 0x0A
 """``TCP_LISTEN`` in the kernel's numbering of socket states."""
 
 _REACHES = {
-    "127.0.0.1": ("127.0.0.1", "0.0.0.0", "::", "::ffff:127.0.0.1"),
+    "127.0.0.1": ("127.0.0.1", "0.0.0.0", "::", "::ffff:7f00:1"),
     "::1": ("::1", "::"),
 }
-"""The local addresses whose listeners a connection to a loopback address may reach: its own,
-and the wildcards (``::`` takes IPv4 too unless the socket is IPv6-only, which is not shown)."""
+"""The local addresses whose listeners a connection to a loopback address may reach: its own
+(IPv4-mapped too, as ``ipaddress`` writes it), and the wildcards (``::`` takes IPv4 too unless the
+socket is IPv6-only, which is not shown)."""
 
 
 @dataclass(frozen=True)
