@@ -2,12 +2,11 @@
 
 A genuine runtime file names a loopback port, but any user's process may hold that port (the
 application not listening yet, crashed, or a squatter). So once a probe is connected, and before
-a byte is sent, every socket listening where that connection could have gone (``Host.
-tcp_listeners``: the address itself and the wildcards) must belong to this host's user and,
-where the OS tells which processes hold it, one of them must be the runtime file's process or
-one of its descendants (``Host.process_parent``, at most ``MAX_ANCESTRY`` steps up). Anything
-unproven, an OS that does not tell included, is not the application: the token is never sent on
-a guess.
+a byte is sent, every socket listening where that connection could have gone (the address itself
+and the wildcards, from ``Host.tcp_listeners``) must belong to this host's user and, where the
+OS tells which processes hold it, one of them must be the runtime file's process or one of its
+descendants (``Host.process_parent``, at most ``MAX_ANCESTRY`` steps up). Anything unproven, an
+OS that does not tell included, is not the application: the token is never sent on a guess.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""Who listens on a loopback TCP port of a Linux machine: ``/proc/net/tcp{,6}`` and ``/proc/*/fd``.
+"""Who listens on a loopback TCP port of a Linux machine, and which processes hold the socket.
 
-Each line of ``/proc/net/tcp`` and ``/proc/net/tcp6`` is one socket: its local address and port
-in hex (each 32-bit word of the address as the machine stores it), its state (``0A`` is
-listening), the user id that owns it and its inode. The processes holding a socket are those
-with a descriptor linking to ``socket:[<inode>]`` under ``/proc/<pid>/fd`` (only this user's
-processes can be read, unless it is root). The parsers take bytes and never raise, so they are
-tested on every OS; ``tcp_listeners`` is what ``LiveHost`` asks on Linux.
+The kernel's ``NETLINK_SOCK_DIAG`` dump of listening TCP sockets gives each one's local address
+and port, owner uid and inode, and walks the listening sockets only; when it does not answer,
+each line of ``/proc/net/tcp`` and ``/proc/net/tcp6`` is one socket with the same facts in hex
+(each 32-bit word of the address as the machine stores it; state ``0A`` is listening), read
+whole. The processes holding a socket are those with a descriptor linking to
+``socket:[<inode>]`` under ``/proc/<pid>/fd`` (only this user's processes can be read, unless
+it is root). The parsers take bytes and never raise, so they are tested on every OS;
+``tcp_listeners`` is what ``LiveHost`` asks on Linux.
 """
 
 from __future__ import annotations
