@@ -34,7 +34,7 @@ from hermes_decl.hosts._pe_image import build_pe
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
 from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
-from hermes_decl.hosts.pathsearch import search_path
+from hermes_decl.hosts.pathsearch import search_path, searched_folders
 from hermes_decl.hosts.protocol import (
     MAX_DIR_ENTRIES,
     MAX_SUBKEYS,
@@ -310,6 +310,11 @@ class FakeHost:
         if key is None or key not in self._files or size < 0 or offset < 0:
             return None
         return self._files[key][offset : offset + size]
+
+    def searched_folders(self) -> tuple[str, ...]:
+        """The folders ``which`` searches: the search path given, else PATH's."""
+        path = self._search_path if self._search_path is not None else self._getenv("PATH")
+        return searched_folders(path, self._os_family)
 
     def which(self, name: str) -> str | None:
         """A command on the search path given, else PATH (PATHEXT on win32), among added files."""

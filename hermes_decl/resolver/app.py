@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from hermes_decl.hosts.pathsearch import find_in_folder
-from hermes_decl.hosts.protocol import Host, UninstallEntries, UninstallEntry
+from hermes_decl.hosts.protocol import Host, SearchesFolders, UninstallEntries, UninstallEntry
 from hermes_decl.models import (
     KIND_LOCATIONS,
     AppDef,
@@ -144,10 +144,15 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     else:
         yield Look(name, present=False, via="search_path")
     pathext = host.getenv("PATHEXT") if os_family == "win32" else None
+    # A folder ``which`` searched without finding the command cannot hold it: no second look.
+    searched = _searched_keys(host, os_family) if found is None else frozenset()
     for template in known_dirs("command", os_family, host.getenv):
         folder = expand(template, os_family, host)
         if folder.path is None:
             yield Look(None, folder.refused, via="known_folder")
+            continue
+        if _folder_key(folder.path, os_family) in searched:
+            yield Look(join(os_family, folder.path, name), present=False, via="known_folder")
             continue
         hit = find_in_folder(
             name, folder.path, os_family=os_family, pathext=pathext, is_file=host.is_file
@@ -157,6 +162,25 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
         elif found is None or not _same_place(hit, found, os_family):
             yield Look(normalise(os_family, hit), present=True, via="known_folder")
         # else: a folder that is also on the search path gives nothing new
+
+
+def _searched_keys(host: Host, os_family: OsFamily) -> frozenset[str]:
+    """The folders the host's ``which`` searched, as ``_folder_key`` writes them; none when the
+    host does not say (then every known folder is looked in)."""
+    if not isinstance(host, SearchesFolders):
+        return frozenset()
+    folders = host.searched_folders()
+    if not isinstance(folders, tuple) or not all(isinstance(f, str) for f in folders):
+        return frozenset()
+    return frozenset(_folder_key(folder, os_family) for folder in folders)
+
+
+def _folder_key(folder: str, os_family: OsFamily) -> str:
+    """A folder as compared with a searched one: trailing separators dropped (Windows: either
+    separator, any case). Two spellings of one folder may still differ; then it is looked in."""
+    if os_family == "win32":
+        return normalise(os_family, folder).rstrip("\\").casefold()
+    return folder.rstrip("/") or "/"
 
 
 def _search_path_refusal(found: object, os_family: OsFamily) -> str | None:
