@@ -53,9 +53,22 @@ def checked_deadline(deadline: object) -> float:
     ):
         raise ValueError(
             "the deadline must be a positive number of seconds, finite and at most "
-            f"{MAX_DEADLINE_S:g} (got {deadline!r})"
+            f"{MAX_DEADLINE_S:g} (got {_found(deadline)})"
         )
     return float(deadline)
+
+
+def _found(deadline: object) -> str:
+    """What a refused deadline was, short: a number as written, else only its kind."""
+    if isinstance(deadline, float) or deadline is None:
+        return repr(deadline)
+    if isinstance(deadline, int):
+        return (
+            repr(deadline)
+            if deadline.bit_length() <= 64
+            else f"an int of {deadline.bit_length()} bits"
+        )
+    return f"a {type(deadline).__name__}"
 
 
 def logged(result: ProbeResult) -> ProbeResult:
