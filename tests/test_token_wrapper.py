@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from hermes_decl.declaration import parse_declaration
-from hermes_decl.resolver.liveness import BearerToken, Endpoint
+from hermes_decl.resolver.liveness import MAX_TOKEN_CHARS, BearerToken, Endpoint, usable_token
 from hermes_decl.resolver.probe import probe
 from hermes_decl.resolver.status import Status, status
 from hermes_decl.runtime.bearer_token import WithheldTokenError
@@ -193,6 +193,28 @@ def test_the_wrapper_hides_itself_everywhere_but_reveal() -> None:
     with pytest.raises(TypeError, match=r"^a BearerToken holds a str$"):
         BearerToken(b"bytes")  # type: ignore[arg-type]
     assert token.reveal() == SENTINEL
+
+
+@pytest.mark.parametrize(
+    ("token", "usable"),
+    [
+        (BearerToken("abc"), True),
+        (BearerToken("x" * MAX_TOKEN_CHARS), True),
+        (BearerToken("x" * (MAX_TOKEN_CHARS + 1)), False),
+        (BearerToken(""), False),
+        (BearerToken("a b"), False),
+        (BearerToken("caf\u00e9"), False),
+        (BearerToken.withheld(), False),
+        (None, True),
+    ],
+    ids=["plain", "longest", "too-long", "empty", "space", "non-ascii", "withheld", "none"],
+)
+def test_a_wrapped_token_is_usable_by_the_rules_of_a_plain_one(
+    token: BearerToken | None, usable: bool
+) -> None:
+    assert usable_token(token) is usable
+    if token is not None and not token.is_withheld:
+        assert usable_token(token.reveal()) is usable  # the rule of the plain text
 
 
 def test_an_endpoint_wraps_a_str_token_and_keeps_a_wrapped_one() -> None:
