@@ -102,7 +102,15 @@ class Reporter:
 
 
 def _interrupt_main() -> None:
-    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGUSR1)
+    if sys.platform != "win32":
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGUSR1)
+
+
+def _on_break(handler: Any) -> Any:
+    """Make ``handler`` the break signal's, giving the one it replaces (POSIX only)."""
+    if sys.platform != "win32":
+        return signal.signal(signal.SIGUSR1, handler)
+    raise NotImplementedError("no signal interrupts a socket wait on Windows")
 
 
 def breaks_mid_answer(connection: Connection) -> None:
@@ -156,12 +164,12 @@ def test_no_frame_of_a_broken_off_probe_holds_the_token(
         reporter.tasks()
         raise Interrupted
 
-    previous = signal.signal(signal.SIGUSR1, on_signal)
+    previous = _on_break(on_signal)
     try:
         with serve(breaking()) as server, pytest.raises(Interrupted) as caught:
             driver(server)
     finally:
-        signal.signal(signal.SIGUSR1, previous)
+        _on_break(previous)
     trace = caught.value.__traceback__
     while trace is not None:
         reporter.frame(trace.tb_frame)

@@ -82,10 +82,8 @@ class BearerToken:
         return all(char in _VISIBLE_ASCII for char in self._value)
 
     def __len__(self) -> int:
+        """How many characters the token has (none when withheld): a bound, not its text."""
         return 0 if self._value is None else len(self._value)
-
-    def __bool__(self) -> bool:
-        return True
 
     def echoed_in(self, text: str) -> bool:
         """Whether ``text`` holds ``ECHO_WINDOW_CHARS`` consecutive characters of the token
