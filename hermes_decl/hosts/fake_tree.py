@@ -80,18 +80,18 @@ class Tree:
         Raises ``ValueError`` when a folder is asked for where a file is, a file where a folder
         is, or a name above it is a file (``path`` is how the messages name the place).
         """
-        existing = self.find(root, names)
-        if existing is not None and (existing.children is None) == folder:
-            kind = "a file" if folder else "a directory"
-            raise ValueError(f"{path!r} is already {kind}")
         node = self.add_root(root)
+        last = len(names) - 1
         for depth, name in enumerate(names):
             if node.children is None:
                 raise ValueError(f"cannot add {path!r}: {names[depth - 1]!r} above it is a file")
-            is_folder = folder or depth < len(names) - 1
+            is_folder = folder or depth < last
             node, added = node.child(name, self.fold(name), folder=is_folder)
             if added and is_folder:
                 self.folders += 1
             elif added:
                 self.files += 1
+        if (node.children is None) == folder:
+            # Found there already, as the other kind: its parents existed, so nothing was added.
+            raise ValueError(f"{path!r} is already {'a file' if folder else 'a directory'}")
         return node
