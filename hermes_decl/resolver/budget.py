@@ -30,10 +30,6 @@ class WorkBudget:
         self.places_checked = 0
         self.candidates = 0
 
-    def names_left(self) -> int:
-        """How many more listed names this evaluation may examine."""
-        return max(0, MAX_NAMES_LISTED - self.names_listed)
-
     def spent(self) -> str | None:
         """Which bound the evaluation reached, in words; None while there is work left."""
         if self.names_listed >= MAX_NAMES_LISTED:

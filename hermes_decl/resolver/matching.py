@@ -3,7 +3,8 @@
 Each ``*`` segment is compiled once per evaluation (folded and split into its literal pieces),
 then every listed name costs one pass over that name, so a long pattern over a big folder stays
 linear in the entries. Only matches are capped (``MAX_MATCHES``); entries are scanned up to
-``MAX_SCANNED_ENTRIES`` per pattern, each listing up to ``listing.MAX_DIR_ENTRIES`` names. When a
+``MAX_SCANNED_ENTRIES`` per pattern (and the evaluation's ``budget.MAX_NAMES_LISTED`` over all
+its patterns), each listing up to ``listing.MAX_DIR_ENTRIES`` names. When a
 bound is hit, or a host cut its listing or listed names that are not plain names, the search says
 so, so the trace never reads a partial search as "absent".
 """
