@@ -30,6 +30,7 @@ from hermes_decl.hosts.live.macos_sockets import darwin_tcp_listeners, parse_soc
 from hermes_decl.hosts.live.windows_sockets import listening_rows, parse_tcp_table
 from hermes_decl.hosts.protocol import ProcessInfo, TcpListener
 from hermes_decl.models import Declaration
+from hermes_decl.runtime.bearer_token import BearerToken
 from hermes_decl.runtime.listener import descends_from, listener_problem
 from hermes_decl.runtime.liveness import Endpoint
 from hermes_decl.runtime.probe import ProbeOutcome, probe
@@ -49,6 +50,7 @@ from tests.servers.loopback import Connection, SdkServer, sdk_server, serve
 needs_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 TOKEN = "SENTINEL-LISTENER-TOKEN-5e1f"
+URL_LOCALHOST = "http://localhost:5000/mcp"
 PID = 4242
 NAME = "Vendor Studio"
 APP_PATH = "/opt/vendor/studio"
@@ -160,19 +162,19 @@ def test_the_ancestry_walk_is_bounded_and_stops_at_a_loop() -> None:
 
 
 def test_localhost_falls_back_to_ipv6_only_under_the_same_proof() -> None:
-    steps = conversation("http://localhost:5000/mcp", TOKEN, ("localhost", 5000, "/mcp"), 1.0, 0)
+    steps = conversation(URL_LOCALHOST, BearerToken(TOKEN), ("localhost", 5000, "/mcp"), 1.0, 0)
     assert next(steps) == Connect("127.0.0.1", 5000, 1.0)
     second = steps.send(Reply(0.1, ReplyKind.UNVERIFIED))
     assert second == Connect("::1", 5000, pytest.approx(0.9))  # type: ignore[arg-type]
     third = steps.send(Reply(0.2, ReplyKind.DONE))
-    assert isinstance(third, Send) and TOKEN.encode() in third.data
+    assert isinstance(third, Send) and TOKEN.encode() in third.request.wire()
 
 
 @pytest.mark.parametrize(
     "then", [ReplyKind.UNVERIFIED, ReplyKind.FAILED, ReplyKind.TIMEOUT], ids=str
 )
 def test_no_proven_listener_is_unverified_listener(then: ReplyKind) -> None:
-    steps = conversation("http://localhost:5000/mcp", TOKEN, ("localhost", 5000, "/mcp"), 1.0, 0)
+    steps = conversation(URL_LOCALHOST, BearerToken(TOKEN), ("localhost", 5000, "/mcp"), 1.0, 0)
     next(steps)
     steps.send(Reply(0.1, ReplyKind.UNVERIFIED))
     with pytest.raises(StopIteration) as finished:

@@ -41,9 +41,10 @@ from hermes_decl.hosts.fake_runtime import (
     DEFAULT_PROCESS_START,
     FakeRuntime,
 )
+from hermes_decl.hosts.fake_tree import Tree
 from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
-from hermes_decl.hosts.pathsearch import search_path
+from hermes_decl.hosts.pathsearch import search_path, searched_folders
 from hermes_decl.hosts.protocol import (
     MAX_DIR_ENTRIES,
     MAX_SUBKEYS,
@@ -125,22 +126,20 @@ class FakeHost(FakeRuntime):
         self._os_version = os_version
         self._max_dir_entries = max_dir_entries
         self._max_registry_entries = max_registry_entries
-        self._files: dict[str, bytes] = {}
-        self._mtimes: dict[str, float] = {}
-        self._owners: dict[str, tuple[str | None, int | None]] = {}
+        self._tree = Tree(ignore_case=os_family == "win32")
+        self._next_pci_slot = 1
         self._listeners: dict[tuple[str, int], list[TcpListener]] = {}
-        self._dirs: set[str] = set()
-        self._children: dict[str, dict[str, str]] = {}
         self._uninstall: list[UninstallEntry] = []
         self._display_ids: list[str] = []
         self._processes: dict[int, ProcessInfo] = {}
         self._parents: dict[int, int] = {}
         self.calls: Counter[str] = Counter()
         self.call_log: list[tuple[str, tuple[object, ...]]] = []
-        self._dirs.add(self._root_key())
+        self._tree.add_root(self._root_key())
 
     def __repr__(self) -> str:
-        return f"FakeHost({self._os_family!r}, files={len(self._files)}, dirs={len(self._dirs)})"
+        tree = self._tree
+        return f"FakeHost({self._os_family!r}, files={tree.files}, dirs={tree.folders})"
 
     # -- setting the machine up --------------------------------------------------------------
 
@@ -159,13 +158,11 @@ class FakeHost(FakeRuntime):
 
         Its parent directories are implied.
         """
-        key, names = self._split_for_setup(path)
-        if key in self._dirs:
-            raise ValueError(f"{path!r} is already a directory")
-        self._add_parents(path, key, names)
-        self._files[key] = bytes(data)
-        self._mtimes[key] = DEFAULT_FILE_MTIME if mtime is None else mtime
-        self._owners[key] = (owner, mode)
+        root, names = self._split_for_setup(path)
+        node = self._tree.add(path, root, names, folder=False)
+        node.data = bytes(data)
+        node.mtime = DEFAULT_FILE_MTIME if mtime is None else mtime
+        node.owner, node.mode = owner, mode
         return self
 
     def add_executable(self, path: str, data: bytes = b"") -> FakeHost:
@@ -175,13 +172,10 @@ class FakeHost(FakeRuntime):
     def add_dir(self, path: str, *, owner: str | None = None, mode: int | None = None) -> FakeHost:
         """A directory (and its parents), owned by ``owner`` (default the host's user) with
         POSIX ``mode`` (default ``DEFAULT_FOLDER_MODE``; none on win32)."""
-        key, names = self._split_for_setup(path)
-        if key in self._files:
-            raise ValueError(f"{path!r} is already a file")
-        self._add_parents(path, key, names)
-        self._dirs.add(key)
+        root, names = self._split_for_setup(path)
+        node = self._tree.add(path, root, names, folder=True)
         if owner is not None or mode is not None:
-            self._owners[key] = (owner, mode)
+            node.owner, node.mode = owner, mode
         return self
 
     def add_bundle(self, path: str, version: str | None = None) -> FakeHost:
@@ -232,9 +226,10 @@ class FakeHost(FakeRuntime):
         """
         self._require("linux", "add_pci_device")
         devices = "/sys/bus/pci/devices"
-        if slot is None:
-            taken = set(self._list(devices))
-            slot = next(s for n in range(1, 1 << 16) if (s := f"0000:{n:02x}:00.0") not in taken)
+        while slot is None:
+            free = f"0000:{self._next_pci_slot:02x}:00.0"
+            self._next_pci_slot += 1
+            slot = None if self._node(f"{devices}/{free}") is not None else free
         self.add_file(f"{devices}/{slot}/vendor", vendor.encode() + b"\n")
         return self.add_file(f"{devices}/{slot}/class", device_class.encode() + b"\n")
 
@@ -245,13 +240,10 @@ class FakeHost(FakeRuntime):
 
     def set_env(self, name: str, value: str | None) -> FakeHost:
         """Set an environment variable, or unset it with ``None`` (names ignore case on win32)."""
-        if self._os_family == "win32":
-            for existing in [k for k in self._env if k.upper() == name.upper()]:
-                del self._env[existing]
-        else:
-            self._env.pop(name, None)
+        key = name.upper() if self._os_family == "win32" else name
+        self._env.pop(key, None)
         if value is not None:
-            self._env[name] = value
+            self._env[key] = value
         return self
 
     def reset_calls(self) -> None:
@@ -291,8 +283,8 @@ class FakeHost(FakeRuntime):
     def is_dir(self, path: str) -> bool:
         """Whether ``path`` is a directory (added, or implied by what is below it)."""
         self._record("is_dir", path)
-        key = self._key(path)
-        return key is not None and key in self._dirs
+        node = self._node(path)
+        return node is not None and node.children is not None
 
     def list_dir(self, path: str) -> Listing:
         """The names directly in a directory, sorted; past ``max_dir_entries``, cut and marked."""
@@ -302,10 +294,15 @@ class FakeHost(FakeRuntime):
     def read_file(self, path: str, size: int, offset: int = 0) -> bytes | None:
         """At most ``size`` bytes from ``offset`` of an added file; None when there is none."""
         self._record("read_file", path, size, offset)
-        key = self._key(path)
-        if key is None or key not in self._files or size < 0 or offset < 0:
+        node = self._node(path)
+        if node is None or node.children is not None or size < 0 or offset < 0:
             return None
-        return self._files[key][offset : offset + size]
+        return node.data[offset : offset + size]
+
+    def searched_folders(self) -> tuple[str, ...]:
+        """The folders ``which`` searches: the search path given, else PATH's."""
+        path = self._search_path if self._search_path is not None else self._getenv("PATH")
+        return searched_folders(path, self._os_family)
 
     def which(self, name: str) -> str | None:
         """A command on the search path given, else PATH (PATHEXT on win32), among added files."""
@@ -361,20 +358,18 @@ class FakeHost(FakeRuntime):
 
     def _getenv(self, name: str) -> str | None:
         """An environment variable without counting the call."""
-        if self._os_family != "win32":
-            return self._env.get(name)
-        return next((v for k, v in self._env.items() if k.upper() == name.upper()), None)
+        return self._env.get(name.upper() if self._os_family == "win32" else name)
 
     def _is_file(self, path: str) -> bool:
         """``is_file`` without counting the call (used by ``which``)."""
-        key = self._key(path)
-        return key is not None and key in self._files
+        node = self._node(path)
+        return node is not None and node.children is None
 
     def _list(self, path: str) -> Listing:
         """``list_dir`` without counting the call."""
-        key = self._key(path)
-        if key is None or key not in self._dirs:
+        node = self._node(path)
+        if node is None or node.children is None:
             return Listing()
-        names = sorted(self._children.get(key, {}).values())
+        names = node.listing()
         bound = self._max_dir_entries
         return Listing(names[:bound], truncated=len(names) > bound)

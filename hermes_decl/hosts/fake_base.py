@@ -1,15 +1,17 @@
 """The in-memory machine under ``FakeHost``: its state, call log and path keys (never the real
 machine).
 
-``FakeMachine`` holds what every part of the fake shares: the state the setup methods fill, the
-count of protocol calls, and how a path becomes a lookup key (case-folded on win32, ``.`` and
-``..`` applied lexically). ``FakeHost`` builds on it; nothing here is a protocol method.
+``FakeMachine`` holds what every part of the fake shares: the state the setup methods fill (its
+folders and files as a ``fake_tree.Tree``), the count of protocol calls, and how a path becomes
+a root and names to look up (case-folded on win32, ``.`` and ``..`` applied lexically).
+``FakeHost`` builds on it; nothing here is a protocol method.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from hermes_decl.hosts.fake_tree import Node, Tree
 from hermes_decl.hosts.protocol import ProcessInfo, TcpListener
 from hermes_decl.models import OsFamily
 
@@ -22,11 +24,7 @@ class FakeMachine:
     _os_family: OsFamily | None
     _user: str
     _session: int | None
-    _files: dict[str, bytes]
-    _mtimes: dict[str, float]
-    _owners: dict[str, tuple[str | None, int | None]]
-    _dirs: set[str]
-    _children: dict[str, dict[str, str]]
+    _tree: Tree
     _processes: dict[int, ProcessInfo]
     _parents: dict[int, int]
     _listeners: dict[tuple[str, int], list[TcpListener]]
@@ -95,35 +93,14 @@ class FakeMachine:
             names.append(name)
         return root, names
 
-    def _key_of(self, root: str, names: list[str]) -> str:
-        """The lookup key of a normalized path (case-folded on win32)."""
-        if self._os_family == "win32":
-            return root + "\\".join(name.casefold() for name in names)
-        return root + "/".join(names)
-
-    def _key(self, path: str) -> str | None:
-        """The lookup key of ``path``, or None when it is not an absolute path for the OS."""
+    def _node(self, path: str) -> Node | None:
+        """The node added at ``path``, or None (also when it is not absolute for the OS)."""
         split = self._split(path)
-        return None if split is None else self._key_of(*split)
+        return None if split is None else self._tree.find(*split)
 
     def _split_for_setup(self, path: str) -> tuple[str, list[str]]:
-        """``path``'s key and names for a setup method, which insists on an absolute path."""
+        """``path``'s root key and names for a setup method, which insists on an absolute path."""
         split = self._split(path)
         if split is None or not split[1]:
             raise ValueError(f"not an absolute {self._os_text()} path below the root: {path!r}")
-        root, names = split
-        return self._key_of(root, names), names
-
-    def _add_parents(self, path: str, key: str, names: list[str]) -> None:
-        """Make every ancestor of ``key`` a directory that lists its child."""
-        root = self._root_key(key[0]) if self._os_family == "win32" else "/"
-        self._dirs.add(root)
-        parent = root
-        for depth, name in enumerate(names):
-            child = self._key_of(root, names[: depth + 1])
-            if depth < len(names) - 1 and child in self._files:
-                raise ValueError(f"cannot add {path!r}: {name!r} above it is a file")
-            self._children.setdefault(parent, {}).setdefault(child, name)
-            if depth < len(names) - 1:
-                self._dirs.add(child)
-            parent = child
+        return split

@@ -129,22 +129,21 @@ class FakeRuntime(FakeMachine):
     def file_mtime(self, path: str) -> float | None:
         """The modification time given to ``add_file``; None when no file was added there."""
         self._record("file_mtime", path)
-        key = self._key(path)
-        return None if key is None else self._mtimes.get(key)
+        node = self._node(path)
+        return None if node is None or node.children is not None else node.mtime
 
     def read_file_facts(self, path: str, size: int) -> FileRead | None:
         """At most ``size`` bytes of an added file with its time, owner and mode; None when no
         file was added there."""
         self._record("read_file_facts", path, size)
-        key = self._key(path)
-        if key is None or key not in self._files or size < 0:
+        node = self._node(path)
+        if node is None or node.children is not None or size < 0:
             return None
-        owner, mode = self._owners.get(key, (None, None))
         return FileRead(
-            self._files[key][:size],
-            owner=self._user if owner is None else owner,
-            mtime=self._mtimes.get(key),
-            mode=self._posix_mode(mode, DEFAULT_FILE_MODE),
+            node.data[:size],
+            owner=self._user if node.owner is None else node.owner,
+            mtime=node.mtime,
+            mode=self._posix_mode(node.mode, DEFAULT_FILE_MODE),
         )
 
     def folders_above(self, path: str) -> tuple[FolderFacts, ...] | None:
@@ -155,19 +154,21 @@ class FakeRuntime(FakeMachine):
         if self._os_family == "win32" or split is None:
             return ()
         root, names = split
+        trail = self._tree.trail(root, names[:-1]) if names else ()
         chain: list[FolderFacts] = []
-        for depth in range(len(names) - 1, -1, -1):
-            key = self._key_of(root, names[:depth])
-            owner, mode = self._owners.get(key, (None, None))
+        for depth in range(len(trail) - 1, max(-1, len(trail) - 1 - MAX_ANCESTRY), -1):
+            node = trail[depth]
+            owner = None if node is None else node.owner
+            mode = None if node is None else node.mode
             default_owner = "0" if depth == 0 else self._user
             chain.append(
                 FolderFacts(
-                    key,
+                    root + "/".join(names[:depth]),
                     default_owner if owner is None else owner,
                     self._posix_mode(mode, DEFAULT_FOLDER_MODE),
                 )
             )
-        return tuple(chain[:MAX_ANCESTRY])
+        return tuple(chain)
 
     def tcp_listeners(self, address: str, port: int) -> tuple[TcpListener, ...] | None:
         """The listeners added on ``port`` that a connection to ``address`` could reach."""

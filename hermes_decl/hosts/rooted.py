@@ -31,7 +31,7 @@ from hermes_decl.hosts.live.file_primitives import (
 )
 from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
-from hermes_decl.hosts.pathsearch import search_path
+from hermes_decl.hosts.pathsearch import search_path, searched_folders
 from hermes_decl.hosts.protocol import (
     MAX_ANCESTRY,
     FileRead,
@@ -170,6 +170,11 @@ class RootedHost:
         """Bounded read of a regular file in the tree, exactly as the live host reads one."""
         real = self.real_path(path)
         return None if real is None else read_regular_file(real, size, offset)
+
+    def searched_folders(self) -> tuple[str, ...]:
+        """The folders ``which`` searches: the search path given, else PATH's."""
+        path = self._search_path if self._search_path is not None else self.getenv("PATH")
+        return searched_folders(path, self._os_family)
 
     def which(self, name: str) -> str | None:
         """A command on the given search path, else the environment's PATH, inside the tree."""

@@ -40,8 +40,8 @@ async def aprobe(
     The listener is proven through ``host`` before anything is sent, as ``probe`` proves it (the
     host is read synchronously). Never raises because of what the server does; a ``ValueError``
     (which never shows the token) means the endpoint itself is not one ``read_endpoint`` could
-    have given, or the deadline is not a positive number of seconds. Cancelling it cancels the
-    probe.
+    have given, or the deadline is not a positive, finite number of seconds of at most
+    ``MAX_DEADLINE_S``. Cancelling it cancels the probe.
     """
     target = checked_target(endpoint, deadline)
     proven = listener_check(host if host is not None else default_host(), endpoint.pid)
@@ -113,7 +113,7 @@ async def _perform(streams: _Streams, step: Send | Receive) -> Reply:
     data = b""
     try:
         if isinstance(step, Send):
-            writer.write(step.data)
+            writer.write(step.request.wire())
             await asyncio.wait_for(writer.drain(), step.timeout)
         else:
             data = await asyncio.wait_for(reader.read(step.size), step.timeout)
