@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -22,6 +22,9 @@ from hermes_decl.models.kinds import KindVariant, tag_of
 from hermes_decl.models.liveness_sources import LIVENESS_VARIANTS
 from hermes_decl.models.locations import KIND_LOCATIONS, PathLocation
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
+
+Severity = Literal["error", "warning"]
+"""An error makes a declaration invalid; a warning says a valid one is doubtful."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class Issue:
     """The location as data: keys and list indexes from the top of the declaration."""
     where: str = field(default="", compare=False, repr=False)
     """The source's label, given by the ``DeclarationError`` that holds the issue."""
+    severity: Severity = "error"
+    """``"warning"`` for a doubtful but valid declaration (``hermes_decl.lint``), else an error."""
 
     def render(self, where: str) -> str:
         """The issue as one line: ``where[:line:column]: loc: message``."""
