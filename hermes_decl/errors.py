@@ -128,6 +128,16 @@ def _boolean_fix(found: object) -> str | None:
     return f"; write {meant} without quotes" if found == meant else f"; write {meant}"
 
 
+_VERSION_KEYS = {("min_version",), ("min_os_version",)}
+
+
+def _version_fix(found: object) -> str | None:
+    """The fix for a version written as a number (``min_version: 3.6``): quote it."""
+    if isinstance(found, bool) or not isinstance(found, (int, float)):
+        return None
+    return f"; quote it: {show(str(found))}, as YAML reads an unquoted 3.10 as the number 3.1"
+
+
 def _is_tag(raw: Sequence[Any], index: int, cursor: object) -> bool:
     """Whether ``raw[index]`` is a discriminator tag Pydantic inserted, not a key of the data.
 
@@ -251,6 +261,8 @@ def issues_from(error: ValidationError, data: object) -> tuple[Issue, ...]:
             if code in _QUOTES_FOUND:
                 found = line["input"]
                 fix = _boolean_fix(found) if line["type"] == "bool_type" else None
+                if line["type"] == "string_type" and path[-1:] in _VERSION_KEYS:
+                    fix = _version_fix(found)
                 message = f"{message} (got {show(found)}{fix or ''})"
         else:
             # Our own codes (PydanticCustomError) carry finished messages.

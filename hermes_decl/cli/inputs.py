@@ -125,6 +125,7 @@ def load_checked(
     from hermes_decl.errors import DeclarationError, Issue
     from hermes_decl.loader import declarations_from, manifest_declarations
 
+    base: tuple[str, ...] | None
     try:
         document = _read(source, stdin)
         if single:
