@@ -12,8 +12,11 @@ import pytest
 
 from hermes_decl import DeclarationError, parse_declaration
 from hermes_decl.cli import main
+from hermes_decl.cli.trace_text import trace_lines
 from hermes_decl.loader import load_declarations_file
 from hermes_decl.models import text_rules
+from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
+from hermes_decl.testing import FakeHost
 
 MISTAKES: dict[str, tuple[str, str, str]] = {
     "escape-makes-a-tab": (
@@ -430,3 +433,92 @@ def test_errors_and_warnings_keep_their_own_severity(
         ("invalid_choice", "error"),
         ("schema_modeline_missing", "warning"),
     ]
+
+
+# --- what explain tells ------------------------------------------------------------------------
+
+
+def _evaluate(app: dict[str, object], host: FakeHost, **requires: object) -> Availability:
+    return availability(
+        parse_declaration("s", app, {"app": True, **requires}, where="w"), host=host
+    )
+
+
+def test_an_uninstall_location_without_a_matching_entry_leaves_a_trace_line() -> None:
+    app = {
+        "win32": {
+            "presence": "executable",
+            "location": {
+                "kind": "uninstall_registry",
+                "display_name_prefix": "Blender",
+                "file": "blender.exe",
+            },
+        }
+    }
+    nothing = _evaluate(app, FakeHost("win32"))
+    assert trace_lines(nothing.trace) == [
+        "location[0] uninstall_registry: -: absent  "
+        "(uninstall entries; no entry starts with 'Blender')"
+    ]
+    without_folder = _evaluate(app, FakeHost("win32").add_uninstall_entry("Blender 4.2", "4.2"))
+    assert trace_lines(without_folder.trace) == [
+        "location[0] uninstall_registry: -: absent  "
+        "(uninstall entry 'Blender 4.2'; it has no InstallLocation)"
+    ]
+    assert (without_folder.state, without_folder.path) == ("missing_app", None)
+
+
+LINUX_AND_MAC = {
+    "linux": {"presence": "executable", "location": "/usr/bin/gimp"},
+    "darwin": {
+        "presence": "bundle",
+        "location": {"kind": "app_bundle", "name": "GIMP.app"},
+        "version": {"kind": "plist"},
+    },
+}
+
+
+def test_version_checked_says_whether_the_minimum_was_compared() -> None:
+    linux = _evaluate(
+        LINUX_AND_MAC, FakeHost("linux").add_executable("/usr/bin/gimp"), min_version="2.10"
+    )
+    mac = FakeHost("darwin").add_bundle("/Applications/GIMP.app", "2.10.38")
+    checked = _evaluate(LINUX_AND_MAC, mac, min_version="2.10")
+    unset = _evaluate(LINUX_AND_MAC, mac)
+    assert [(r.state, r.version_checked) for r in (linux, checked, unset)] == [
+        ("available", False),
+        ("available", True),
+        ("available", False),
+    ]
+    assert Availability(AvailabilityState.AVAILABLE).version_checked is False
+
+
+def test_explain_says_a_minimum_is_not_checked_on_linux(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    declarations = tmp_path / "hermes.yaml"
+    declarations.write_text(
+        "s:\n"
+        "  app:\n"
+        "    linux: {presence: executable, location: /usr/bin/gimp}\n"
+        "    darwin: {presence: bundle, location: {kind: app_bundle, name: GIMP.app}, "
+        "version: {kind: plist}}\n"
+        "  requires: {app: true, min_version: '2.10'}\n",
+        encoding="utf-8",
+    )
+    host = tmp_path / "host.yaml"
+    host.write_text("os_family: linux\nfiles: [/usr/bin/gimp]\n", encoding="utf-8")
+    status = main(["explain", str(declarations), "--host", str(host)])
+    printed = capsys.readouterr().out.splitlines()
+    assert status == 0
+    assert "  version:  not checked on linux (it has no version source)" in printed
+
+
+def test_an_unreadable_version_names_what_could_not_be_read_and_asks_no_update() -> None:
+    mac = FakeHost("darwin").add_bundle("/Applications/GIMP.app")  # no version in Info.plist
+    result = _evaluate(LINUX_AND_MAC, mac, min_version="2.10")
+    assert (result.state, result.version_checked) == ("version_too_old", True)
+    assert result.sentence("GIMP") == (
+        "GIMP is installed at /Applications/GIMP.app, but no version could be read from it; "
+        "version 2.10 or newer is required. Check that it is GIMP 2.10 or newer, then try again."
+    )

@@ -162,6 +162,7 @@ def test_explain_json_writes_every_fact_in_a_fixed_order() -> None:
         "install": {"brew": "raytrace"},
         "version": None,
         "min_version": "5.0",
+        "version_checked": False,  # Linux has no version source
         "path": place,
         "overrides_file": None,
         "trace": [
