@@ -468,7 +468,7 @@ def test_an_uninstall_location_without_a_matching_entry_leaves_a_trace_line() ->
     assert (without_folder.state, without_folder.path) == ("missing_app", None)
 
 
-LINUX_AND_MAC = {
+LINUX_AND_MAC: dict[str, object] = {
     "linux": {"presence": "executable", "location": "/usr/bin/gimp"},
     "darwin": {
         "presence": "bundle",

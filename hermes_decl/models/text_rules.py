@@ -370,6 +370,8 @@ SNAP_NAME = TextRules(
 )
 
 URL_MAX = 2048
+# The rules after the scheme's hold for any other scheme, so that an editor says only that an
+# http:// URL must be https:// (the parser reports the first rule broken anyway).
 _LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _HOST = rf"(?:{_LABEL}(?:\.{_LABEL})*\.?|\[[0-9A-Fa-f:.]+\])"
 HTTPS_URL = TextRules(
@@ -383,12 +385,12 @@ HTTPS_URL = TextRules(
         ),
         TextRule(
             "url_userinfo",
-            "^https://(?![^/?#]*@)",
+            "^(?:(?!https://)|https://(?![^/?#]*@))",
             "must not carry a user name or password before the host",
         ),
         TextRule(
             "url_bad_host",
-            rf"^https://{_HOST}(?::[0-9]{{1,5}})?(?:[/?#][\s\S]*)?{END}",
+            rf"^(?:(?!https://)|https://{_HOST}(?::[0-9]{{1,5}})?(?:[/?#][\s\S]*)?{END})",
             "must name a host (letters, digits, '-' and '.', or a bracketed IPv6 address), "
             "then an optional port, path, query and fragment",
         ),
