@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -438,7 +439,7 @@ def test_errors_and_warnings_keep_their_own_severity(
 # --- what explain tells ------------------------------------------------------------------------
 
 
-def _evaluate(app: dict[str, object], host: FakeHost, **requires: object) -> Availability:
+def _evaluate(app: Mapping[str, object], host: FakeHost, **requires: object) -> Availability:
     return availability(
         parse_declaration("s", app, {"app": True, **requires}, where="w"), host=host
     )
