@@ -18,6 +18,8 @@ _SEPARATORS = re.compile(path_atoms.SEPARATOR)
 _CONTROL = re.compile(f"[{C0_C1_CLASS}]")
 _POWERSHELL_VARIABLE = re.compile(r"\$env:(?P<name>[A-Za-z_][A-Za-z0-9_()]*)", re.IGNORECASE)
 _COMMAND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
+_LONGEST_HINTED_COMMAND = 64
+"""The longest text a hint calls a command name (a message stays short)."""
 _DOUBLE_SEPARATOR_START = re.compile(path_atoms.SEPARATOR + "{2}")
 DRIVE_ROOT = re.compile(path_atoms.DRIVE_ROOT)
 _SCHEME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
@@ -158,7 +160,11 @@ def location_path(raw: str, os_family: OsFamily, *, allow_star: bool = True) -> 
 
 def _command_hint(text: str) -> str | None:
     """For a bare command name written as a path (``gimp``): the location kind that finds it."""
-    if _SEPARATORS.search(text) or not _COMMAND_NAME.fullmatch(text):
+    if (
+        len(text) > _LONGEST_HINTED_COMMAND
+        or _SEPARATORS.search(text)
+        or not _COMMAND_NAME.fullmatch(text)
+    ):
         return None
     return f"to find a command on PATH use {{kind: command, name: {text}}}"
 
