@@ -4,7 +4,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # Tests of elapsed time, which the slower traced and mutated code fails whatever the mutant.
-TIMED=--deselect=tests/test_status.py::test_fifty_concurrent_astatus_probes_of_a_silent_server_end_within_one_deadline
+TIMED=--deselect=tests/test_status.py::test_fifty_concurrent_astatus_probes_of_silent_servers_end_within_one_deadline
 declare -A TESTS=(
     [versions]="hermes_decl/versions.py tests/test_versions.py"
     [availability]="hermes_decl/resolver/availability.py tests/test_availability.py tests/test_availability_language_1_1.py tests/test_overrides.py tests/test_mutants_availability.py"
