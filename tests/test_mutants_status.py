@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 
@@ -10,13 +11,14 @@ import pytest
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.availability import availability
+from hermes_decl.resolver.host import use_host
 from hermes_decl.resolver.probe import ProbeOutcome
-from hermes_decl.resolver.status import StatusState, status
+from hermes_decl.resolver.status import StatusState, astatus, status
 from hermes_decl.runtime import presence
 from hermes_decl.runtime import status as status_module
 from hermes_decl.testing import FakeHost
-from tests.servers.loopback import Connection, serve
-from tests.test_status import NAME, RUNTIME, declaration, running_host, runtime_file
+from tests.servers.loopback import Connection, serve, silent
+from tests.test_status import APP_PATH, NAME, RUNTIME, declaration, running_host, runtime_file
 
 
 def not_http(connection: Connection) -> None:
@@ -117,3 +119,32 @@ def test_another_name_is_no_attribute_of_the_status_module() -> None:
     with pytest.raises(AttributeError) as missing:
         getattr(status_module, "presence")  # noqa: B009  # the module's __getattr__ is the subject
     assert str(missing.value) == "module 'hermes_decl.runtime.status' has no attribute 'presence'"
+
+
+def test_the_probe_of_a_silent_endpoint_waits_the_deadline_it_was_given() -> None:
+    with serve(silent) as quiet:
+        url = f"http://127.0.0.1:{quiet.port}"
+        host = running_host(url).add_file(RUNTIME, runtime_file(url))
+        sync = status(declaration(), host=host, probe=True, display_name=NAME, deadline=0.5)
+        in_loop = asyncio.run(
+            astatus(declaration(), host=host, probe=True, display_name=NAME, deadline=0.5)
+        )
+    for result in (sync, in_loop):
+        assert result.state is StatusState.ENDPOINT_UNAVAILABLE
+        assert result.probe is not None
+        assert (result.probe.outcome, result.probe.detail) == (
+            ProbeOutcome.TIMEOUT,
+            "no answer within 0.5 seconds",
+        )
+
+
+def test_no_host_given_is_the_host_chosen_with_use_host() -> None:
+    decl = declaration({"kind": "interactive_session"})
+    outside = FakeHost("linux", interactive_session=False).add_executable(APP_PATH)
+    with use_host(outside):
+        result = status(decl, is_connected=lambda: True, display_name=NAME)
+    assert (result.state, result.sentence()) == (
+        StatusState.NO_INTERACTIVE_SESSION,
+        f"{NAME} needs a logged-in desktop session, and this host runs outside one. "
+        f"Use {NAME} from a desktop session.",
+    )
