@@ -201,12 +201,38 @@ def _apply(mutant: Mutant, node: ast.AST, parents: Parents) -> None:
         del node.elts[argument]
 
 
+def _outermost_fstring(node: ast.AST, parents: Parents) -> ast.AST | None:
+    """The outermost f-string holding ``node``: Python 3.11 gives an f-string's insides no
+    usable source positions, so a change inside one rewrites the whole f-string."""
+    found = None
+    while id(node) in parents:
+        node = parents[id(node)][0]
+        if isinstance(node, ast.JoinedStr):
+            found = node
+    return found
+
+
 def mutated_source(source: str, mutant: Mutant) -> str:
-    """The module's source with one mutant applied."""
+    """The module's source with one node rewritten, the rest as written (docstrings included)."""
     tree = ast.parse(source)
     nodes = list(ast.walk(tree))
-    _apply(mutant, nodes[mutant.node_index], _parents(tree))
-    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+    parents = _parents(tree)
+    target = nodes[mutant.node_index]
+    rewritten = _outermost_fstring(target, parents) or target
+    assert isinstance(rewritten, ast.expr | ast.stmt)
+    assert rewritten.end_lineno is not None and rewritten.end_col_offset is not None
+    lines = source.encode("utf-8").splitlines(keepends=True)
+    # Source positions count UTF-8 bytes within a line.
+    start = sum(map(len, lines[: rewritten.lineno - 1])) + rewritten.col_offset
+    end = sum(map(len, lines[: rewritten.end_lineno - 1])) + rewritten.end_col_offset
+    if isinstance(target, ast.UnaryOp) and rewritten is target:
+        rewritten = target.operand
+    _apply(mutant, target, parents)
+    text = ast.unparse(rewritten)
+    if isinstance(rewritten, ast.expr):
+        text = f"({text})"
+    data = source.encode("utf-8")
+    return (data[:start] + text.encode("utf-8") + data[end:]).decode("utf-8")
 
 
 def scratch_copy() -> Path:
@@ -255,8 +281,8 @@ def main() -> int:
     work = scratch_copy()
     print(f"scratch copy: {work}", flush=True)
     target = work / arguments.module
-    # The unmutated module, written the way the mutants are, must pass: it checks the copy.
-    target.write_text(ast.unparse(ast.parse(source)) + "\n", encoding="utf-8")
+    target.write_text(source, encoding="utf-8")
+    # The unmutated module must pass, or the copy is wrong and no mutant can tell anything.
     outcome, baseline = run_tests(work, arguments.tests, timeout=3600)
     if outcome != "passed":
         print(f"the unmutated module fails its tests ({outcome}); nothing measured")
