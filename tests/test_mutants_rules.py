@@ -11,7 +11,8 @@ from collections.abc import Callable
 import pytest
 from pydantic_core import PydanticCustomError
 
-from hermes_decl.models import rules
+from hermes_decl.models import path_rules, rules
+from hermes_decl.models.text_rules import TextRules
 
 DEVICE_RULE = rules.DEVICE_SEGMENT_MESSAGE
 
@@ -56,3 +57,20 @@ def test_a_refusal_says_its_rule_and_what_was_found(case: str) -> None:
     with pytest.raises(PydanticCustomError) as refused:
         check(raw)
     assert (refused.value.type, refused.value.message()) == (code, message)
+
+
+NOT_LEFT: list[tuple[TextRules, str]] = [
+    (path_rules.LOCATION_PATHS["win32"], "C:\\Vendor\\vendor.exe"),
+    (path_rules.LOCATION_PATHS["win32"], "d:/tools/vendor.exe"),
+    (path_rules.LOCATION_PATHS["win32"], " C:\\Vendor"),
+    (path_rules.LOCATION_PATHS["win32"], "%ProgramFiles%\\Vendor"),
+    (path_rules.RUNTIME_FILES["win32"], "C:\\Vendor\\run.json"),
+    (path_rules.LOCATION_PATHS["linux"], "/opt/vendor/bin/vendor"),
+    (path_rules.LOCATION_PATHS["darwin"], "~/Applications/Vendor.app"),
+]
+
+
+@pytest.mark.parametrize(("rule", "value"), NOT_LEFT, ids=[value for _, value in NOT_LEFT])
+def test_a_plain_path_is_not_left_to_the_check(rule: TextRules, value: str) -> None:
+    assert not rule.accept.may_leave(value)
+    assert rule.check(value) == value.strip()
