@@ -1,12 +1,12 @@
 """Mutation-test a module whose rules are built at import time, where mutmut's switch cannot reach.
 
 mutmut switches mutants inside functions once the tests are collected, so a table or pattern
-built while the module is imported never changes. Here each mutant is written into a scratch
-copy of the tree as the whole module's source, and the tests run in a fresh interpreter that
-imports it. Usage (from the repository root):
+built while the module is imported never changes. Here each mutant is written into the
+module's file in a scratch copy of the tree, and the tests run in a fresh interpreter that
+imports it. Usage (from the repository root; pytest options may follow the tests after ``--``):
 
-    .venv/bin/python tests/mutation/by_hand.py hermes_decl/models/rules.py tests/test_x.py…
-    .venv/bin/python tests/mutation/by_hand.py --only 12,40 MODULE TESTS…  # re-run these
+    .venv/bin/python tests/mutation/by_hand.py hermes_decl/models/rules.py -- tests/test_x.py…
+    .venv/bin/python tests/mutation/by_hand.py --only 12,40 MODULE -- TESTS…  # re-run these
 
 The mutations: each comparison operator for its opposite, ``and`` for ``or``, a ``not``
 dropped, ``+`` for ``-``, an integer one up and one down, a boolean flipped, a string wrapped
@@ -238,7 +238,7 @@ def mutated_source(source: str, mutant: Mutant) -> str:
 def scratch_copy() -> Path:
     """A copy of the package and of what its tests read, which the mutants overwrite."""
     work = Path(tempfile.mkdtemp(prefix="by-hand-"))
-    for name in ("hermes_decl", "examples", "tests"):
+    for name in ("hermes_decl", "examples", "schema", "tests"):
         ignore = shutil.ignore_patterns("__pycache__", "editor", "mutants")
         shutil.copytree(ROOT / name, work / name, ignore=ignore)
     for name in ("pyproject.toml", "README.md", "SECURITY.md"):
