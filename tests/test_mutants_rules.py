@@ -184,3 +184,17 @@ NOT_LEFT: list[tuple[TextRules, str]] = [
 def test_a_plain_path_is_not_left_to_the_check(rule: TextRules, value: str) -> None:
     assert not rule.accept.may_leave(value)
     assert rule.check(value) == value.strip()
+
+
+@pytest.mark.parametrize(
+    ("text", "two"),
+    [
+        ("\\\\server\\share", True),
+        ("//server", True),
+        ("/\\x", True),
+        ("/x//y", False),
+        ("", False),
+    ],
+)
+def test_a_path_starts_with_two_separators_only_at_its_start(text: str, two: bool) -> None:
+    assert rules.starts_with_two_separators(text) is two
