@@ -34,13 +34,13 @@ REFUSED: dict[str, tuple[Callable[[str], str], str, str, str]] = {
         lambda raw: rules.location_path(raw, "win32"),
         "C:\\Vendor\\nul.txt",
         "path_device",
-        f"{DEVICE_RULE} (got 'C:\\\\Vendor\\\\nul.txt'; 'nul.txt' names the device NUL)",
+        f"{DEVICE_RULE} (got 'C:\\Vendor\\nul.txt'; 'nul.txt' names the device NUL)",
     ),
     "a device segment of an install file": (
         rules.relative_file,
         "bin\\Con .txt",
         "path_device",
-        f"{DEVICE_RULE} (got 'bin\\\\Con .txt'; 'Con .txt' names the device CON)",
+        f"{DEVICE_RULE} (got 'bin\\Con .txt'; 'Con .txt' names the device CON)",
     ),
     "a one-letter scheme at the start": (
         lambda raw: rules.location_path(raw, "linux"),
@@ -96,7 +96,7 @@ WORDED: dict[str, tuple[Callable[[str], str], str, str, str, str]] = {
         "\\\\server\\share",
         "path_network",
         "path_network",
-        "'\\\\\\\\server\\\\share'",
+        "'\\\\server\\share'",
     ),
     "a parent segment": (posix_path, "/opt/../etc", "path_parent", "path_parent", "'/opt/../etc'"),
     "a double star": (
@@ -112,7 +112,7 @@ WORDED: dict[str, tuple[Callable[[str], str], str, str, str, str]] = {
         "Vendor\\x.exe",
         "path_not_rooted",
         "windows_not_rooted",
-        "'Vendor\\\\x.exe'",
+        "'Vendor\\x.exe'",
     ),
     "an unrooted POSIX path": (
         posix_path,
@@ -136,7 +136,7 @@ WORDED: dict[str, tuple[Callable[[str], str], str, str, str, str]] = {
         "\\bin\\vendor.exe",
         "bad_file",
         "bad_file",
-        "'\\\\bin\\\\vendor.exe'",
+        "'\\bin\\vendor.exe'",
     ),
     "blank free text": (rules.non_blank, "\t", "blank", "blank", "'\\t'"),
     "a key with a space": (rules.key_name, "the key", "bad_key_name", "bad_key_name", "'the key'"),
