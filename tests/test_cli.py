@@ -246,11 +246,19 @@ def test_explain_reports_a_broken_file_or_snapshot(tmp_path: Path) -> None:
 @pytest.mark.parametrize("draft", ["2020-12", "07"])
 @pytest.mark.parametrize("single", [False, True])
 def test_schema_prints_the_committed_schema(draft: str, single: bool) -> None:
-    result = run("schema", "--draft", draft, *(["--single"] if single else []))
+    """The file's own UTF-8 bytes, whatever the console's encoding (cp1252 on Windows)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "hermes_decl", "schema", "--draft", draft]
+        + (["--single"] if single else []),
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert result.returncode == 0
     stem = "declaration" if single else "declarations"
     suffix = ".draft-07" if draft == "07" else ""
-    committed = (ROOT / "schema" / f"{stem}{suffix}.schema.json").read_text(encoding="utf-8")
+    committed = (ROOT / "schema" / f"{stem}{suffix}.schema.json").read_bytes()
     assert result.stdout == committed
 
 
@@ -485,7 +493,7 @@ def test_check_and_help_do_not_import_the_resolver(args: tuple[str, ...], allowe
         [sys.executable, "-c", IMPORTS, *args],
         cwd=ROOT,
         capture_output=True,
-        text=True,
+        encoding="utf-8",  # the schema is printed as UTF-8 whatever the console's encoding
         timeout=120,
         check=False,
     )

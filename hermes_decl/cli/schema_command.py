@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TextIO
 
 from hermes_decl.cli.command import EXIT_OK, Command
 from hermes_decl.cli.output import Output
@@ -34,8 +35,20 @@ def _schema(args: argparse.Namespace, out: Output, err: Output) -> int:
     if args.path:
         out.line(str(path))
     else:
-        out.stream.write(path.read_text(encoding="utf-8"))
+        _write_utf8(out.stream, path.read_bytes())
     return EXIT_OK
+
+
+def _write_utf8(stream: TextIO, data: bytes) -> None:
+    """The file's own UTF-8 bytes, whatever the stream's encoding: JSON is UTF-8, and a console
+    encoding (cp1252 on Windows) would otherwise escape the characters it cannot carry."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(data.decode("utf-8"))
+        return
+    stream.flush()
+    buffer.write(data)
+    buffer.flush()
 
 
 SCHEMA = Command(
