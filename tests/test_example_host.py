@@ -20,6 +20,7 @@ import pytest
 from examples.host.host import PluginHost
 from hermes_decl.declaration import RegistrationConflict, clear, owner_of
 from hermes_decl.gates import refresh
+from tests.listener_proof import live_listener_proof  # noqa: F401  (a fixture)
 from tests.servers.loopback import sdk_server
 
 TOKEN = "SENTINEL-EXAMPLE-HOST-TOKEN-5e1f"
@@ -92,6 +93,7 @@ async def wait_for(condition: object, seconds: float = 5.0) -> None:
         await asyncio.sleep(MAX_AGE / 4)
 
 
+@pytest.mark.usefixtures("live_listener_proof")
 def test_the_example_host_follows_the_application(tmp_path: Path) -> None:
     app_dir = tmp_path / "app"
     write_plugin(tmp_path / "vendor-plugin", app_dir)

@@ -16,6 +16,7 @@ from hermes_decl.resolver.probe import (
     ProbeResult,
     probe,
 )
+from tests.listener_proof import live_listener_proof  # noqa: F401  (a fixture)
 from tests.servers.hostile import HOSTILE, NOT_MCP_ANSWERS, slow_loris
 from tests.servers.loopback import (
     Connection,
@@ -30,6 +31,9 @@ from tests.servers.loopback import (
     serve,
 )
 from tests.servers.mcp_sdk_server import SERVER_NAME, SERVER_VERSION
+
+# Their servers run on loopback and are probed on the live host, which must prove them.
+pytestmark = pytest.mark.usefixtures("live_listener_proof")
 
 TOKEN = "SENTINEL-PROBE-TOKEN-5c1e"
 DEADLINE = 1.0

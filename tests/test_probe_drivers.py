@@ -18,6 +18,7 @@ from hermes_decl.resolver.probe import (
     aprobe,
     probe,
 )
+from tests.listener_proof import live_listener_proof  # noqa: F401  (a fixture)
 from tests.servers.hostile import HOSTILE, NOT_MCP_ANSWERS, slow_loris
 from tests.servers.loopback import (
     Connection,
@@ -32,6 +33,9 @@ from tests.servers.loopback import (
 )
 from tests.servers.mcp_sdk_server import SERVER_NAME, SERVER_VERSION
 from tests.test_probe import DEADLINE, SLACK, TOKEN
+
+# Their servers run on loopback and are probed on the live host, which must prove them.
+pytestmark = pytest.mark.usefixtures("live_listener_proof")
 
 Driver = Callable[[Endpoint, float], ProbeResult]
 

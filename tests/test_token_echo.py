@@ -14,8 +14,12 @@ import yaml
 
 from hermes_decl.resolver.liveness import Endpoint
 from hermes_decl.resolver.probe import ECHO_WINDOW_CHARS, MAX_SHOWN_CHARS, probe
+from tests.listener_proof import live_listener_proof  # noqa: F401  (a fixture)
 from tests.servers.loopback import answer_json, initialize_result, serve
 from tests.test_cli import run
+
+# Their servers run on loopback and are probed on the live host, which must prove them.
+pytestmark = pytest.mark.usefixtures("live_listener_proof")
 
 TOKEN = "tok?en?SENTINEL?ECHO-42a1"
 """A token with ``?`` in it, which the old filter could rebuild from what a server sent."""

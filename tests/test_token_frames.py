@@ -19,6 +19,7 @@ import hermes_decl
 from hermes_decl.resolver.liveness import BearerToken, Endpoint
 from hermes_decl.resolver.probe import aprobe, probe
 from hermes_decl.runtime.probe_flow import Receive, Reply, ReplyKind, Send, conversation
+from tests.listener_proof import live_listener_proof  # noqa: F401  (a fixture)
 from tests.servers.loopback import (
     Connection,
     Handler,
@@ -185,6 +186,7 @@ def test_no_frame_of_a_broken_off_probe_holds_the_token(
     assert SENTINEL not in reporter.text()
 
 
+@pytest.mark.usefixtures("live_listener_proof")
 def test_no_local_of_any_line_of_a_probe_holds_the_token() -> None:
     """Every line of both drivers, through an opened session's end, under a trace function."""
     reporter = Reporter()
@@ -223,6 +225,7 @@ def test_a_send_step_shows_the_request_without_the_token_it_carries() -> None:
     steps.close()
 
 
+@pytest.mark.usefixtures("live_listener_proof")
 def test_a_refused_probe_answers_in_the_reporters_view_too() -> None:
     """A server that answers 500 mid-way: the result and its frames never show the token."""
     reporter = Reporter()
