@@ -27,6 +27,8 @@ from hermes_decl.hosts.live.file_primitives import (
 )
 from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
+from hermes_decl.hosts.passwd import MAX_PASSWD_BYTES as MAX_PASSWD_BYTES
+from hermes_decl.hosts.passwd import passwd_home
 from hermes_decl.hosts.pathsearch import search_path
 from hermes_decl.hosts.protocol import Listing, ProcessInfo, UninstallEntries, UninstallEntry
 from hermes_decl.models import OsFamily
@@ -36,9 +38,6 @@ MAX_SYMLINK_HOPS = 40
 
 _UNSAFE_SEGMENT_CHARS = "\\:" if os.name == "nt" else ""
 """Characters that would make ``os.path.join`` leave the tree on a Windows machine."""
-
-MAX_PASSWD_BYTES = 1 << 20
-"""At most this much of the tree's ``/etc/passwd`` is read for ``~user``."""
 
 ROOTED_USER = "1000"
 """The user a ``RootedHost`` runs as unless told otherwise."""
@@ -127,14 +126,7 @@ class RootedHost:
             return users_dir if self.is_dir(users_dir) else None
         if self._os_family != "linux":
             return None
-        passwd = self.read_file("/etc/passwd", MAX_PASSWD_BYTES)
-        if passwd is None:
-            return None
-        for line in passwd.decode("utf-8", "replace").splitlines():
-            fields = line.split(":")
-            if len(fields) >= 6 and fields[0] == user and fields[5].startswith("/"):
-                return fields[5]
-        return None
+        return passwd_home(self.read_file, user=user)
 
     def is_file(self, path: str) -> bool:
         """Whether ``path`` is a regular file in the tree (links resolved inside the tree)."""
