@@ -27,6 +27,14 @@ SINGLE_DECLARATION_FILES = r"(^|/)plugin-app\.(ya?ml|json)$"
 """The names of files holding one ``{app, requires}``: the ``--single`` hook's ``files``."""
 MANIFEST_NAMES = frozenset({"plugin.json", "plugin.yaml", "plugin.yml"})
 """File names read as a plugin manifest (servers under its ``extensions``), unless ``--at``."""
+SYMLINK_OUTSIDE_MESSAGE = (
+    "is a symbolic link to a file outside its folder, which is not read (it could be any file "
+    "of yours, such as a secrets file): commit the file itself, or check it with --follow-symlinks"
+)
+NOT_DECLARATIONS_MESSAGE = (
+    "is not a declarations file: it must be a mapping of server name to {app, requires}, each "
+    "server a mapping; none of its values is shown"
+)
 SINGLE_MESSAGE = (
     "this file holds one declaration {app, requires} without a server name: add a server name "
     "above it, or check it with --single"
@@ -79,6 +87,19 @@ def expand(sources: Sequence[str], pattern: str) -> Iterator[str]:
         yield from sorted(found)
 
 
+def link_outside_folder(source: str) -> bool:
+    """Whether ``source`` is a symbolic link whose target, all links followed, is not inside the
+    folder the link is in (a committed link to ``~/.aws/credentials``, say)."""
+    if source == STDIN or not os.path.islink(source):
+        return False
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(source)))
+    target = os.path.realpath(source)
+    try:
+        return os.path.commonpath([folder, target]) != folder
+    except ValueError:  # on another drive
+        return True
+
+
 def _read(source: str, stdin: StandardInput) -> Document:
     from hermes_decl.loader import read_document, read_document_file
 
@@ -90,6 +111,13 @@ def _read(source: str, stdin: StandardInput) -> Document:
 def _holds_one_declaration(data: object) -> bool:
     """Whether a document's top keys are ``app`` or ``requires`` only: one unnamed declaration."""
     return isinstance(data, Mapping) and bool(data) and set(data) <= {"app", "requires"}
+
+
+def _is_declarations_shape(data: object) -> bool:
+    """Whether a document is a mapping whose every value is a mapping (or null, for absent)."""
+    return isinstance(data, Mapping) and all(
+        value is None or isinstance(value, Mapping) for value in data.values()
+    )
 
 
 def _single(document: Document, name: str) -> dict[str, Declaration]:
@@ -110,13 +138,25 @@ def _single(document: Document, name: str) -> dict[str, Declaration]:
 
 
 def load(
-    source: str, *, at: str | None, single: bool, stdin: StandardInput
+    source: str,
+    *,
+    at: str | None,
+    single: bool,
+    stdin: StandardInput,
+    follow_symlinks: bool = True,
 ) -> tuple[dict[str, Declaration], DeclarationError | None]:
-    """The declarations of one source by server name, or none and the source's problems."""
+    """The declarations of one source by server name, or none and the source's problems.
+
+    Without ``follow_symlinks`` a link out of its folder is refused unread. A document that is
+    not a mapping of server names to mappings is one problem that quotes none of its values.
+    """
     from hermes_decl.errors import DeclarationError, Issue
     from hermes_decl.loader import declarations_from, manifest_declarations
 
     try:
+        if not follow_symlinks and link_outside_folder(source):
+            issue = Issue("", "symlink_outside_folder", SYMLINK_OUTSIDE_MESSAGE)
+            raise DeclarationError(label(source), [issue])
         document = _read(source, stdin)
         if single:
             name = STDIN_SERVER if source == STDIN else Path(source).stem
@@ -126,6 +166,11 @@ def load(
         if at is None and _holds_one_declaration(document.data):
             line, column = document.position(())
             issue = Issue("", "single_declaration", SINGLE_MESSAGE, line, column)
+            raise DeclarationError(document.where, [issue])
+        read_whole = document.data is not None and not document.issues
+        if at is None and read_whole and not _is_declarations_shape(document.data):
+            line, column = document.position(())
+            issue = Issue("", "not_declarations", NOT_DECLARATIONS_MESSAGE, line, column)
             raise DeclarationError(document.where, [issue])
         return declarations_from(document, at=at), None
     except DeclarationError as error:
