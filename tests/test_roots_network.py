@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from hermes_decl.declaration import DeclarationError
 from hermes_decl.hosts.live.windows import DRIVE_REMOTE, drive_root, remote_drive
 from hermes_decl.models import OsFamily, path_atoms, path_rules
 from hermes_decl.models.rules import network_root
+from hermes_decl.overrides_text import parse_overrides
 from hermes_decl.resolver.expand import Expansion, expand
 from hermes_decl.resolver.matching import search_pattern
+from hermes_decl.resolver.overrides import user_overrides
 from hermes_decl.testing import FakeHost
 from tests.rules_helpers import one_os, only_issue, parse
 from tests.test_rule_patterns import assert_agree
@@ -206,3 +209,25 @@ def test_a_failing_drive_type_is_not_remote() -> None:
         raise OSError("no kernel32")
 
     assert remote_drive(r"Z:\x", drive_type) is False
+
+
+# --- overrides -----------------------------------------------------------------------------------
+
+
+def test_an_override_under_a_network_root_is_refused() -> None:
+    with pytest.raises(DeclarationError) as raised:
+        parse_overrides("vendor:\n  linux: /net/evil.example/vendor\n", where="o.yaml")
+    [issue] = raised.value.issues
+    assert (issue.loc, issue.code) == ("vendor.linux", "path_network_root")
+    assert issue.message == f"{LINUX_MESSAGE} (got '/net/evil.example/vendor')"
+
+
+def test_the_overrides_file_named_on_a_network_root_is_not_read() -> None:
+    host = FakeHost("linux", env={"HERMES_DECL_OVERRIDES": "/net/evil.example/o.yaml"})
+    found = user_overrides(host, "linux")
+    assert found.path is None
+    assert found.refused == (
+        "HERMES_DECL_OVERRIDES=/net/evil.example/o.yaml is under /net, "
+        "where the automounter would contact the host it names"
+    )
+    assert host.calls["read_file"] == 0
