@@ -231,3 +231,24 @@ def test_the_overrides_file_named_on_a_network_root_is_not_read() -> None:
         "where the automounter would contact the host it names"
     )
     assert host.calls["read_file"] == 0
+
+
+@pytest.mark.parametrize(
+    ("os_family", "path", "code"),
+    [
+        ("linux", "/net/a/../b", "path_parent"),
+        ("darwin", "/NET/a/x", "path_network_root"),
+        ("linux", "/net/a/x", "path_network_root"),
+    ],
+    ids=["parent-first", "darwin-root", "linux-root"],
+)
+def test_after_expansion_the_first_refusal_is_the_models_first(
+    os_family: OsFamily, path: str, code: str
+) -> None:
+    from hermes_decl.resolver.expand import unsafe_reason
+
+    issue = only_issue(one_os(os_family, path))
+    reason = unsafe_reason(path, os_family)
+    assert issue.code == code
+    assert reason is not None
+    assert ("'..'" in reason) is (code == "path_parent")

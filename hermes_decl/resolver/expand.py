@@ -68,12 +68,12 @@ def unsafe_reason(path: str, os_family: OsFamily) -> str | None:
     rooted = DRIVE_ROOT.match(path) if os_family == "win32" else path.startswith("/")
     if not rooted:
         return "is not an absolute path after expansion"
-    if (root := network_root(path, os_family)) is not None:
-        return f"is under {root}, where the automounter would contact the host it names"
     if has_parent_segment(path, os_family):
         return "gained a '..' segment"
     if os_family == "win32" and (device := device_segment(path)) is not None:
         return f"has a segment Windows opens as a device ({device!r})"
+    if (root := network_root(path, os_family)) is not None:
+        return f"is under {root}, where the automounter would contact the host it names"
     return None
 
 
