@@ -91,24 +91,24 @@ def test_follow_symlinks_reads_the_target(
 
 
 NOT_DECLARATIONS = {
-    "mapping-of-strings": CREDENTIALS,
-    "mixed": VALID + f"token: {SECRET}\n",
-    "list": f"- {SECRET}\n- b\n",
-    "scalar": f"{SECRET}\n",
-    "mapping-of-lists": f"servers: [{SECRET}]\n",
+    "mapping-of-strings": (CREDENTIALS, "1:20"),
+    "mixed": (VALID + f"token: {SECRET}\n", "3:8"),
+    "list": (f"- {SECRET}\n- b\n", "1:1"),
+    "scalar": (f"{SECRET}\n", "1:1"),
+    "mapping-of-lists": (f"servers: [{SECRET}]\n", "1:10"),
 }
 
 
-@pytest.mark.parametrize("text", NOT_DECLARATIONS.values(), ids=list(NOT_DECLARATIONS))
+@pytest.mark.parametrize(("text", "at"), NOT_DECLARATIONS.values(), ids=list(NOT_DECLARATIONS))
 def test_a_document_not_a_mapping_of_servers_is_one_error_without_values(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, at: str
 ) -> None:
     path = tmp_path / "hermes.yaml"
     path.write_text(text, encoding="utf-8")
     for arguments in ((), ("--follow-symlinks",)):
         status, output = _check(capsys, *arguments, str(path))
         assert status == 1
-        assert output == f"{path}:1:1: {NOT_DECLARATIONS_MESSAGE}\n"
+        assert output == f"{path}:{at}: {NOT_DECLARATIONS_MESSAGE}\n"
         assert SECRET not in output
 
 

@@ -113,11 +113,15 @@ def _holds_one_declaration(data: object) -> bool:
     return isinstance(data, Mapping) and bool(data) and set(data) <= {"app", "requires"}
 
 
-def _is_declarations_shape(data: object) -> bool:
-    """Whether a document is a mapping whose every value is a mapping (or null, for absent)."""
-    return isinstance(data, Mapping) and all(
-        value is None or isinstance(value, Mapping) for value in data.values()
-    )
+def _first_not_a_server(data: object) -> tuple[str, ...] | None:
+    """Where a document stops being a mapping of server names to mappings (or null, for absent):
+    ``()`` for the whole document, ``(name,)`` for the first server that is not; else None."""
+    if not isinstance(data, Mapping):
+        return ()
+    for name, value in data.items():
+        if value is not None and not isinstance(value, Mapping):
+            return (name,) if isinstance(name, str) else ()
+    return None
 
 
 def _single(document: Document, name: str) -> dict[str, Declaration]:
@@ -168,8 +172,10 @@ def load(
             issue = Issue("", "single_declaration", SINGLE_MESSAGE, line, column)
             raise DeclarationError(document.where, [issue])
         read_whole = document.data is not None and not document.issues
-        if at is None and read_whole and not _is_declarations_shape(document.data):
-            line, column = document.position(())
+        wrong = _first_not_a_server(document.data) if at is None and read_whole else None
+        if wrong is not None:
+            # One problem for the document, placed where it first goes wrong, as editors flag it.
+            line, column = document.position(wrong)
             issue = Issue("", "not_declarations", NOT_DECLARATIONS_MESSAGE, line, column)
             raise DeclarationError(document.where, [issue])
         return declarations_from(document, at=at), None
