@@ -252,3 +252,15 @@ def test_after_expansion_the_first_refusal_is_the_models_first(
     assert issue.code == code
     assert reason is not None
     assert ("'..'" in reason) is (code == "path_parent")
+
+
+def test_the_fake_and_live_hosts_have_the_drives_facet() -> None:
+    from hermes_decl.hosts import HostDrives
+    from hermes_decl.hosts.live.host import LiveHost
+    from hermes_decl.resolver.host import HostDrives as OldAddress
+
+    assert OldAddress is HostDrives
+    assert isinstance(FakeHost("win32"), HostDrives)
+    assert isinstance(LiveHost(), HostDrives)
+    assert FakeHost("linux").drive_is_remote("Z:\\") is False
+    assert LiveHost(os_family="linux").drive_is_remote("Z:\\") is False
