@@ -79,7 +79,7 @@ class RootedHost:
         before_step: StepHook | None = None,
     ) -> None:
         self._root = os.path.abspath(os.fspath(root))
-        # ``before_step`` is for tests: it runs before each folder of a walk is opened.
+        # ``before_step`` is for tests: it runs before each name of a walk is opened.
         self._walk = TreeWalk(self._root, before_step=before_step)
         self._os_family: OsFamily | None = os_family
         self._env = dict(env or {})

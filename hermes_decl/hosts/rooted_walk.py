@@ -151,7 +151,14 @@ def open_place(place: Place, flags: int) -> int | None:
 
 
 def read_place(place: Place, size: int, offset: int) -> bytes | None:
-    """At most ``size`` bytes from ``offset`` of a regular file at the place, else None."""
+    """At most ``size`` bytes from ``offset`` of a regular file at the place, else None.
+
+    As the live host does, a device or FIFO is normally never even opened: the place is stat'ed
+    first, and the open descriptor checked again.
+    """
+    found = place_stat(place)
+    if found is None or not stat.S_ISREG(found.st_mode):
+        return None
     fd = open_place(place, _FILE_FLAGS)
     if fd is None:
         return None
