@@ -16,6 +16,7 @@ from pathlib import Path
 from bench import (
     availability,
     big_file,
+    catalog,
     cold_check,
     gates,
     growth,
@@ -37,6 +38,7 @@ SUITES = [
     syscalls,
     memory,
     gates,
+    catalog,
 ]
 """Availability first: it allocates the most, and what other suites leave slows it."""
 RESULTS = Path(__file__).with_name("RESULTS.md")

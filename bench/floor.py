@@ -1,23 +1,27 @@
 """The pure-BaseModel floor of hermes_decl's shapes: what plain Pydantic models of that data cost.
 
 ``floor_source()`` writes, from hermes_decl's own model classes, one plain frozen ``BaseModel`` per
-class: the same fields, aliases, defaults and unions, no validator, no rule (and not the name
-each hermes_decl OS block carries beside its fields). The memory benchmark validates the same
+class: the same fields, aliases, defaults and unions (tagged unions tagged alike, so that the
+floor picks a member by one lookup as hermes_decl does), no validator, no rule (and not the
+name each hermes_decl OS block carries beside its fields). The memory benchmark validates the same
 declaration with both; the first-use benchmark imports the floor in a fresh process, as the least
 any Pydantic models of these shapes cost to build.
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from pydantic import BaseModel, RootModel
+from pydantic import BaseModel, Discriminator, RootModel, Tag
 from pydantic.fields import FieldInfo
 
 from hermes_decl.models import Declaration
+from hermes_decl.models.install import HINT_KEYS, key_of
 
 PREFIX = "Floor"
 
@@ -46,12 +50,52 @@ def _classes(annotation: object) -> Iterator[type[BaseModel]]:
         yield from _classes(argument)
 
 
+TAGGERS = """
+def kind_tag(default, string):
+    def tag(value):
+        if isinstance(value, str):
+            return string
+        if isinstance(value, dict):
+            kind = value.get("kind", default)
+            return default if kind is None else kind
+        return getattr(value, "TAG", None)
+    return tag
+def key_tag(keys):
+    def tag(value):
+        if isinstance(value, dict):
+            return next((key for key in keys if value.get(key) is not None), None)
+        return getattr(value, "TAG", None)
+    return tag
+"""
+"""The floor's discriminator functions: what picks a tagged union's member, and no more."""
+
+
+def _tagger(discriminator: Callable[[Any], Any]) -> str:
+    """Source that makes the floor's twin of one of hermes_decl's discriminator functions."""
+    if discriminator is key_of:
+        return f"key_tag({HINT_KEYS!r})"
+    captured = inspect.getclosurevars(discriminator).nonlocals
+    return f"kind_tag({captured['default_kind']!r}, {captured['string_kind']!r})"
+
+
 def _plain(annotation: object) -> str:
-    """An annotation as plain Python source, each model class by its floor name."""
+    """An annotation as plain Python source, each model class by its floor name.
+
+    A tagged union stays tagged (``Discriminator`` and each member's ``Tag``, with the same
+    function picking the member), so the floor pays for a keyed lookup, not for trying each
+    member in turn; every other piece of metadata (the rules) is left out.
+    """
     origin = typing.get_origin(annotation)
     arguments = typing.get_args(annotation)
     if origin is typing.Annotated:
-        return _plain(arguments[0])
+        inner = _plain(arguments[0])
+        for metadata in annotation.__metadata__:  # type: ignore[attr-defined]
+            if isinstance(metadata, Tag):
+                inner = f"typing.Annotated[{inner}, Tag({metadata.tag!r})]"
+            elif isinstance(metadata, Discriminator) and callable(metadata.discriminator):
+                tagger = _tagger(metadata.discriminator)
+                inner = f"typing.Annotated[{inner}, Discriminator({tagger})]"
+        return inner
     if origin in (typing.Union, types.UnionType):
         return "typing.Union[" + ", ".join(_plain(argument) for argument in arguments) + "]"
     if origin is typing.Literal:
@@ -78,17 +122,23 @@ def floor_source() -> str:
     """Python source defining ``FloorDeclaration`` and every model class it uses."""
     lines = [
         "import typing",
-        "from pydantic import BaseModel, ConfigDict, Field, RootModel",
+        "from pydantic import BaseModel, ConfigDict, Discriminator, Field, RootModel, Tag",
         "FROZEN = ConfigDict(frozen=True)",
+        TAGGERS,
     ]
     for model in _models(Declaration):
+        # The tag a validated member is dumped by, as hermes_decl's ``KIND`` or ``KEY`` says.
+        tag = getattr(model, "KIND", None) or getattr(model, "KEY", None)
+        tag_line = f"    TAG: typing.ClassVar[str] = {tag!r}" if isinstance(tag, str) else None
         if issubclass(model, RootModel):
             root = _plain(model.model_fields["root"].annotation)
             lines.append(f"class {PREFIX}{model.__name__}(RootModel[{root}]):")
             lines.append("    model_config = FROZEN")
+            lines.extend([tag_line] if tag_line else [])
             continue
         lines.append(f"class {PREFIX}{model.__name__}(BaseModel):")
         lines.append("    model_config = FROZEN")
+        lines.extend([tag_line] if tag_line else [])
         for name, field in model.model_fields.items():
             options = [] if field.is_required() else [f"default={_default(field)}"]
             if field.alias:

@@ -24,6 +24,7 @@ if not __package__:  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fuzz.common import ByteReader
+from hermes_decl.runtime.bearer_token import BearerToken
 from hermes_decl.runtime.http_wire import (
     BodyChunk,
     BodyStart,
@@ -133,7 +134,8 @@ def _events(answer: bytes, cuts: list[int]) -> list[object]:
 def _conversation(answer: bytes, cuts: list[int]) -> ProbeResult:
     """The whole probe, its answer read in the pieces ``cuts`` makes, then the end of it."""
     now = 0.0
-    steps = conversation("http://127.0.0.1:1/mcp", TOKEN, ("127.0.0.1", 1, "/mcp"), 1.0, now)
+    target = ("127.0.0.1", 1, "/mcp")
+    steps = conversation("http://127.0.0.1:1/mcp", BearerToken(TOKEN), target, 1.0, now)
     ends = [*cuts, len(answer)]
     pieces = [answer[start:end] for start, end in zip([0, *cuts], ends, strict=True)]
     pieces = [piece for piece in pieces if piece]

@@ -19,6 +19,8 @@ from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import Declaration
 from hermes_decl.registry import lookup
 from hermes_decl.resolver.availability import availability
+from hermes_decl.runtime.probe_driving import checked_deadline
+from hermes_decl.runtime.probe_flow import DEFAULT_DEADLINE_S
 from hermes_decl.runtime.status import ConnectionCheck, Status, astatus, status
 
 __all__ = [
@@ -99,6 +101,7 @@ def make_status_fn(
     host: Host | None = None,
     display_name: str | None = None,
     probe: bool = False,
+    deadline: float = DEFAULT_DEADLINE_S,
 ) -> Callable[[], Status]:
     """A zero-argument function giving a server's runtime ``Status`` for a host's UI.
 
@@ -106,15 +109,22 @@ def make_status_fn(
     effect on the next call. A server without a registration is judged as a declaration that
     requires nothing, so its status says what the host knows, its connection:
     ``no_requirements`` when connected, else ``hermes_not_connected`` (``usable`` is the
-    connection). ``probe=True`` sends MCP ``initialize`` on every call (up to its deadline);
+    connection). ``probe=True`` sends MCP ``initialize`` on every call, under ``deadline``
+    seconds (checked here: finite, at most ``MAX_DEADLINE_S``, else a ``ValueError``);
     ``make_check_fn`` never does.
     """
+    seconds = checked_deadline(deadline)
     undeclared = parse_declaration(server_name, None, None, where=server_name)
 
     def current_status() -> Status:
         decl = lookup(server_name) or undeclared
         return status(
-            decl, host=host, is_connected=is_connected, probe=probe, display_name=display_name
+            decl,
+            host=host,
+            is_connected=is_connected,
+            probe=probe,
+            display_name=display_name,
+            deadline=seconds,
         )
 
     return current_status
@@ -127,15 +137,22 @@ def make_astatus_fn(
     host: Host | None = None,
     display_name: str | None = None,
     probe: bool = False,
+    deadline: float = DEFAULT_DEADLINE_S,
 ) -> Callable[[], Coroutine[Any, Any, Status]]:
     """``make_status_fn`` for an asyncio host: each call is ``astatus`` (``is_connected`` may be
-    sync or async, and a probe runs in the caller's event loop)."""
+    sync or async, and a probe runs in the caller's event loop); ``deadline`` is checked here."""
+    seconds = checked_deadline(deadline)
     undeclared = parse_declaration(server_name, None, None, where=server_name)
 
     async def current_status() -> Status:
         decl = lookup(server_name) or undeclared
         return await astatus(
-            decl, host=host, is_connected=is_connected, probe=probe, display_name=display_name
+            decl,
+            host=host,
+            is_connected=is_connected,
+            probe=probe,
+            display_name=display_name,
+            deadline=seconds,
         )
 
     return current_status

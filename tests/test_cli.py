@@ -167,6 +167,7 @@ def test_explain_json_writes_every_fact_in_a_fixed_order() -> None:
                 "version_detail": None,
             }
         ],
+        "untraced": 0,
         "overrides": {
             "file": "/home/ada/.config/hermes-decl/overrides.yaml",
             "valid": True,

@@ -180,11 +180,11 @@ def test_a_folder_is_checked_recursively_by_the_hooks_names(tmp_path: Path) -> N
     result = run("check", str(tmp_path))
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
-        f"{tmp_path}/a/b/broken-declarations.yaml:2:20: x.requires.app: must be true or false "
-        "(got 'maybe')",
-        f"{tmp_path}/a/b/hermes-servers.json: ok (three)",
-        f"{tmp_path}/a/declarations.yml: ok (two)",
-        f"{tmp_path}/hermes.yaml: ok (one)",
+        f"{tmp_path / 'a' / 'b' / 'broken-declarations.yaml'}:2:20: x.requires.app: "
+        "must be true or false (got 'maybe')",
+        f"{tmp_path / 'a' / 'b' / 'hermes-servers.json'}: ok (three)",
+        f"{tmp_path / 'a' / 'declarations.yml'}: ok (two)",
+        f"{tmp_path / 'hermes.yaml'}: ok (one)",
     ]
 
 
@@ -223,7 +223,8 @@ def test_files_from_reads_one_path_a_line(tmp_path: Path, from_stdin: bool) -> N
 def test_a_missing_list_and_no_input_are_usage_errors(tmp_path: Path) -> None:
     missing = run("check", "--files-from", str(tmp_path / "none.txt"))
     assert (missing.returncode, missing.stdout) == (2, "")
-    assert missing.stderr == f"{tmp_path}/none.txt: cannot be read (No such file or directory)\n"
+    missing_list = tmp_path / "none.txt"
+    assert missing.stderr == f"{missing_list}: cannot be read (No such file or directory)\n"
     both = run("check", "--files-from", "-", "-")
     assert both.returncode == 2
     assert both.stderr == (
@@ -305,5 +306,5 @@ def test_a_plugin_manifest_is_read_by_its_name(tmp_path: Path) -> None:
     result = run("check", str(tmp_path))
     assert (result.returncode, result.stdout) == (
         0,
-        f"{tmp_path}/my-plugin/plugin.json: ok (srv)\n",
+        f"{tmp_path / 'my-plugin' / 'plugin.json'}: ok (srv)\n",
     )

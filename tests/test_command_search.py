@@ -216,7 +216,50 @@ def test_a_missing_command_reports_its_bare_name_and_every_folder() -> None:
         ("/nix/var/nix/profiles/default/bin/tool", "absent"),
         ("/usr/bin/tool", "absent"),
     ]
-    assert host.calls["is_file"] == 9  # one question per known folder, none twice
+    # One question per known folder but /usr/bin, which the search path already asked about.
+    assert host.calls["is_file"] == 8
+
+
+class _HostSayingNoFolders:
+    """A host like ``base`` whose ``which`` does not say which folders it searched."""
+
+    def __init__(self, base: FakeHost) -> None:
+        self._base = base
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "searched_folders":
+            raise AttributeError(name)
+        return getattr(self._base, name)
+
+
+@pytest.mark.parametrize(
+    ("os_family", "env", "questions_saved"),
+    [
+        # Two folders, one file name each.
+        ("linux", {"PATH": "/usr/local/bin/:/usr/bin", "HOME": "/home/u"}, 2),
+        (
+            "win32",
+            {
+                "PATH": "c:\\users\\u\\appdata\\local\\microsoft\\winget\\links\\",
+                "LOCALAPPDATA": "C:\\Users\\u\\AppData\\Local",
+                "ProgramFiles": "C:\\Program Files",
+                "ProgramData": "C:\\ProgramData",
+                "USERPROFILE": "C:\\Users\\u",
+            },
+            4,  # one folder, a name for each of PATHEXT's four default extensions
+        ),
+    ],
+    ids=["linux-trailing-slash", "win32-any-case"],
+)
+def test_a_known_folder_the_search_path_searched_is_not_looked_in_again(
+    os_family: OsFamily, env: dict[str, str], questions_saved: int
+) -> None:
+    searching = FakeHost(os_family, env=env)
+    result = availability(decl(os_family), host=searching)
+    every_folder = FakeHost(os_family, env=env)
+    same = availability(decl(os_family), host=_HostSayingNoFolders(every_folder))
+    assert (result.state, result.trace) == (same.state, same.trace)
+    assert every_folder.calls["is_file"] - searching.calls["is_file"] == questions_saved
 
 
 def test_a_folder_that_cannot_be_told_is_refused_not_guessed() -> None:

@@ -174,6 +174,7 @@ def test_the_readme_config_checks_my_plugin_plugin_yaml(
 ) -> None:
     """The README's config, with this checkout (at its commit) as the repo, in a plugin
     repository: silent on a good ``my-plugin/plugin.yaml``, failing on a broken one."""
+    _needs_git_and_pre_commit()
     config = _readme_config()
     [repo] = config["repos"]
     assert repo["rev"] == "main"

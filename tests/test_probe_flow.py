@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from hermes_decl.resolver.probe import ProbeOutcome, ProbeResult
+from hermes_decl.runtime.bearer_token import BearerToken
 from hermes_decl.runtime.http_wire import MAX_HEAD_BYTES, READ_BYTES
 from hermes_decl.runtime.probe_flow import (
     SESSION_END_GRACE_S,
@@ -24,7 +25,7 @@ from hermes_decl.runtime.probe_flow import (
     initialize_request,
 )
 
-TOKEN = "SENTINEL-FLOW-TOKEN-77aa"
+TOKEN = BearerToken("SENTINEL-FLOW-TOKEN-77aa")
 URL = "http://127.0.0.1:5000/mcp"
 TARGET = ("127.0.0.1", 5000, "/mcp")
 START = 100.0
@@ -65,7 +66,7 @@ def play(
     *,
     url: str = URL,
     target: tuple[str, int, str] = TARGET,
-    token: str | None = TOKEN,
+    token: BearerToken | None = TOKEN,
     deadline: float = 1.0,
 ) -> tuple[ProbeResult, list[Step]]:
     """Run one conversation on ``script``: its result and every step it asked for."""
@@ -96,7 +97,7 @@ def test_a_json_answer_takes_connect_send_and_one_read() -> None:
 
 def test_the_initialize_request_bytes() -> None:
     request = initialize_request(("::1", 7, "/m"), TOKEN, "9.9")
-    head, _, body = request.partition(b"\r\n\r\n")
+    head, _, body = request.wire().partition(b"\r\n\r\n")
     assert head.split(b"\r\n") == [
         b"POST /m HTTP/1.1",
         b"Host: [::1]:7",
@@ -105,7 +106,7 @@ def test_the_initialize_request_bytes() -> None:
         b"Accept: application/json, text/event-stream",
         b"Content-Length: %d" % len(body),
         b"Connection: close",
-        f"Authorization: Bearer {TOKEN}".encode(),
+        f"Authorization: Bearer {TOKEN.reveal()}".encode(),
     ]
     assert json.loads(body)["params"]["clientInfo"] == {"name": "hermes-decl", "version": "9.9"}
 
@@ -117,7 +118,7 @@ def test_the_initialize_request_bytes() -> None:
 )
 def test_the_session_ending_request_bytes(protocol: str | None, version_line: list[bytes]) -> None:
     request = end_session_request(TARGET, "s-1", protocol, None)
-    assert request.split(b"\r\n") == [
+    assert request.wire().split(b"\r\n") == [
         b"DELETE /mcp HTTP/1.1",
         b"Host: 127.0.0.1:5000",
         b"User-Agent: hermes-decl",
@@ -197,7 +198,7 @@ def test_how_a_step_went_decides_the_outcome(script: Script, reason: str, detail
     result, asked = play(script)
     assert (result.reason, result.detail, result.session_ended) == (reason, detail, None)
     assert len(asked) == len(script)
-    assert TOKEN not in repr(result)
+    assert TOKEN.reveal() not in repr(result)
 
 
 def test_every_step_gets_only_what_is_left_of_the_deadline() -> None:

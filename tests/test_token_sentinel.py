@@ -205,7 +205,8 @@ def test_no_status_shows_the_token_when_nothing_listens(all_logs: Callable[[], s
     app_def = DECL.app_for("linux")
     assert app_def is not None
     endpoint = read_endpoint(app_def, host=host_for("http://localhost:1"))
-    assert isinstance(endpoint, Endpoint) and endpoint.token == SENTINEL
+    assert isinstance(endpoint, Endpoint) and endpoint.token is not None
+    assert endpoint.token.reveal() == SENTINEL
     assert SENTINEL not in shown(endpoint) + all_logs()
 
 

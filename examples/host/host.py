@@ -24,6 +24,7 @@ from hermes_decl.declaration import register_many, registered, unregister_owner
 from hermes_decl.gates import make_astatus_fn, make_check_fn, skill_matches_apps
 from hermes_decl.loader import load_declarations_file, load_plugin_manifest
 from hermes_decl.models import Declaration
+from hermes_decl.resolver.liveness import BearerToken
 from hermes_decl.runtime.status import Status
 
 MANIFEST_NAMES = ("plugin.json", "plugin.yaml")
@@ -99,9 +100,9 @@ class PluginHost:
             elif endpoint is None and name in self._connections:
                 await self._disconnect(name)
 
-    async def _connect(self, name: str, url: str, token: str | None) -> None:
+    async def _connect(self, name: str, url: str, token: BearerToken | None) -> None:
         stack = AsyncExitStack()
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        headers = {"Authorization": f"Bearer {token.reveal()}"} if token is not None else {}
         http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers))
         client = Client(streamable_http_client(url, http_client=http), mode="legacy")
         try:

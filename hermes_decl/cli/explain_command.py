@@ -68,6 +68,7 @@ _JSON_ORDER = (
     "path",
     "overrides_file",
     "trace",
+    "untraced",
 )
 """The order of an ``Availability``'s fields in ``--json``, close to the explanation's; a field not
 named here comes after them, in the order the class declares it."""
@@ -130,6 +131,8 @@ def _print_explanation(server: str, path: str, result: Availability, out: Output
         out.line("  looked at:")
     for line in trace_lines(result.trace):
         out.line(f"    {line}")
+    if result.untraced:
+        out.line(f"    and {result.untraced:,} more places, left out of the trace")
 
 
 def _os_version_text(result: Availability) -> str:

@@ -33,9 +33,10 @@ from collections.abc import Mapping
 from hermes_decl.hosts._pe_image import build_pe
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
 from hermes_decl.hosts.fake_drives import FakeDrives
+from hermes_decl.hosts.fake_tree import Node, Tree
 from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
-from hermes_decl.hosts.pathsearch import search_path
+from hermes_decl.hosts.pathsearch import search_path, searched_folders
 from hermes_decl.hosts.protocol import (
     MAX_DIR_ENTRIES,
     MAX_SUBKEYS,
@@ -115,19 +116,18 @@ class FakeHost(FakeDrives):
         self._os_version = os_version
         self._max_dir_entries = max_dir_entries
         self._max_registry_entries = max_registry_entries
-        self._files: dict[str, bytes] = {}
-        self._mtimes: dict[str, float] = {}
-        self._dirs: set[str] = set()
-        self._children: dict[str, dict[str, str]] = {}
+        self._tree = Tree(ignore_case=os_family == "win32")
+        self._next_pci_slot = 1
         self._uninstall: list[UninstallEntry] = []
         self._display_ids: list[str] = []
         self._processes: dict[int, ProcessInfo] = {}
         self.calls: Counter[str] = Counter()
         self.call_log: list[tuple[str, tuple[object, ...]]] = []
-        self._dirs.add(self._root_key())
+        self._tree.add_root(self._root_key())
 
     def __repr__(self) -> str:
-        return f"FakeHost({self._os_family!r}, files={len(self._files)}, dirs={len(self._dirs)})"
+        tree = self._tree
+        return f"FakeHost({self._os_family!r}, files={tree.files}, dirs={tree.folders})"
 
     # -- setting the machine up --------------------------------------------------------------
 
@@ -136,12 +136,10 @@ class FakeHost(FakeDrives):
 
         Its parent directories are implied.
         """
-        key, names = self._split_for_setup(path)
-        if key in self._dirs:
-            raise ValueError(f"{path!r} is already a directory")
-        self._add_parents(path, key, names)
-        self._files[key] = bytes(data)
-        self._mtimes[key] = DEFAULT_FILE_MTIME if mtime is None else mtime
+        root, names = self._split_for_setup(path)
+        node = self._tree.add(path, root, names, folder=False)
+        node.data = bytes(data)
+        node.mtime = DEFAULT_FILE_MTIME if mtime is None else mtime
         return self
 
     def add_executable(self, path: str, data: bytes = b"") -> FakeHost:
@@ -150,11 +148,8 @@ class FakeHost(FakeDrives):
 
     def add_dir(self, path: str) -> FakeHost:
         """A directory (and its parents)."""
-        key, names = self._split_for_setup(path)
-        if key in self._files:
-            raise ValueError(f"{path!r} is already a file")
-        self._add_parents(path, key, names)
-        self._dirs.add(key)
+        root, names = self._split_for_setup(path)
+        self._tree.add(path, root, names, folder=True)
         return self
 
     def add_bundle(self, path: str, version: str | None = None) -> FakeHost:
@@ -205,9 +200,10 @@ class FakeHost(FakeDrives):
         """
         self._require("linux", "add_pci_device")
         devices = "/sys/bus/pci/devices"
-        if slot is None:
-            taken = set(self._list(devices))
-            slot = next(s for n in range(1, 1 << 16) if (s := f"0000:{n:02x}:00.0") not in taken)
+        while slot is None:
+            free = f"0000:{self._next_pci_slot:02x}:00.0"
+            self._next_pci_slot += 1
+            slot = None if self._node(f"{devices}/{free}") is not None else free
         self.add_file(f"{devices}/{slot}/vendor", vendor.encode() + b"\n")
         return self.add_file(f"{devices}/{slot}/class", device_class.encode() + b"\n")
 
@@ -250,13 +246,10 @@ class FakeHost(FakeDrives):
 
     def set_env(self, name: str, value: str | None) -> FakeHost:
         """Set an environment variable, or unset it with ``None`` (names ignore case on win32)."""
-        if self._os_family == "win32":
-            for existing in [k for k in self._env if k.upper() == name.upper()]:
-                del self._env[existing]
-        else:
-            self._env.pop(name, None)
+        key = name.upper() if self._os_family == "win32" else name
+        self._env.pop(key, None)
         if value is not None:
-            self._env[name] = value
+            self._env[key] = value
         return self
 
     def reset_calls(self) -> None:
@@ -296,8 +289,8 @@ class FakeHost(FakeDrives):
     def is_dir(self, path: str) -> bool:
         """Whether ``path`` is a directory (added, or implied by what is below it)."""
         self._record("is_dir", path)
-        key = self._key(path)
-        return key is not None and key in self._dirs
+        node = self._node(path)
+        return node is not None and node.children is not None
 
     def list_dir(self, path: str) -> Listing:
         """The names directly in a directory, sorted; past ``max_dir_entries``, cut and marked."""
@@ -307,10 +300,15 @@ class FakeHost(FakeDrives):
     def read_file(self, path: str, size: int, offset: int = 0) -> bytes | None:
         """At most ``size`` bytes from ``offset`` of an added file; None when there is none."""
         self._record("read_file", path, size, offset)
-        key = self._key(path)
-        if key is None or key not in self._files or size < 0 or offset < 0:
+        node = self._node(path)
+        if node is None or node.children is not None or size < 0 or offset < 0:
             return None
-        return self._files[key][offset : offset + size]
+        return node.data[offset : offset + size]
+
+    def searched_folders(self) -> tuple[str, ...]:
+        """The folders ``which`` searches: the search path given, else PATH's."""
+        path = self._search_path if self._search_path is not None else self._getenv("PATH")
+        return searched_folders(path, self._os_family)
 
     def which(self, name: str) -> str | None:
         """A command on the search path given, else PATH (PATHEXT on win32), among added files."""
@@ -371,8 +369,8 @@ class FakeHost(FakeDrives):
     def file_mtime(self, path: str) -> float | None:
         """The modification time given to ``add_file``; None when no file was added there."""
         self._record("file_mtime", path)
-        key = self._key(path)
-        return None if key is None else self._mtimes.get(key)
+        node = self._node(path)
+        return None if node is None or node.children is not None else node.mtime
 
     def interactive_session(self) -> bool | None:
         """The constructor's ``interactive_session``; when not given, Linux reads the environment
@@ -394,21 +392,19 @@ class FakeHost(FakeDrives):
 
     def _getenv(self, name: str) -> str | None:
         """An environment variable without counting the call."""
-        if self._os_family != "win32":
-            return self._env.get(name)
-        return next((v for k, v in self._env.items() if k.upper() == name.upper()), None)
+        return self._env.get(name.upper() if self._os_family == "win32" else name)
 
     def _is_file(self, path: str) -> bool:
         """``is_file`` without counting the call (used by ``which``)."""
-        key = self._key(path)
-        return key is not None and key in self._files
+        node = self._node(path)
+        return node is not None and node.children is None
 
     def _list(self, path: str) -> Listing:
         """``list_dir`` without counting the call."""
-        key = self._key(path)
-        if key is None or key not in self._dirs:
+        node = self._node(path)
+        if node is None or node.children is None:
             return Listing()
-        names = sorted(self._children.get(key, {}).values())
+        names = node.listing()
         bound = self._max_dir_entries
         return Listing(names[:bound], truncated=len(names) > bound)
 
@@ -463,35 +459,14 @@ class FakeHost(FakeDrives):
             names.append(name)
         return root, names
 
-    def _key_of(self, root: str, names: list[str]) -> str:
-        """The lookup key of a normalized path (case-folded on win32)."""
-        if self._os_family == "win32":
-            return root + "\\".join(name.casefold() for name in names)
-        return root + "/".join(names)
-
-    def _key(self, path: str) -> str | None:
-        """The lookup key of ``path``, or None when it is not an absolute path for the OS."""
+    def _node(self, path: str) -> Node | None:
+        """The node added at ``path``, or None (also when it is not absolute for the OS)."""
         split = self._split(path)
-        return None if split is None else self._key_of(*split)
+        return None if split is None else self._tree.find(*split)
 
     def _split_for_setup(self, path: str) -> tuple[str, list[str]]:
-        """``path``'s key and names for a setup method, which insists on an absolute path."""
+        """``path``'s root key and names for a setup method, which insists on an absolute path."""
         split = self._split(path)
         if split is None or not split[1]:
             raise ValueError(f"not an absolute {self._os_text()} path below the root: {path!r}")
-        root, names = split
-        return self._key_of(root, names), names
-
-    def _add_parents(self, path: str, key: str, names: list[str]) -> None:
-        """Make every ancestor of ``key`` a directory that lists its child."""
-        root = self._root_key(key[0]) if self._os_family == "win32" else "/"
-        self._dirs.add(root)
-        parent = root
-        for depth, name in enumerate(names):
-            child = self._key_of(root, names[: depth + 1])
-            if depth < len(names) - 1 and child in self._files:
-                raise ValueError(f"cannot add {path!r}: {name!r} above it is a file")
-            self._children.setdefault(parent, {}).setdefault(child, name)
-            if depth < len(names) - 1:
-                self._dirs.add(child)
-            parent = child
+        return split

@@ -119,6 +119,11 @@ def _pathext(pathext: str | None) -> tuple[str, ...]:
     return tuple(extensions) if extensions else tuple(DEFAULT_PATHEXT.split(";"))
 
 
+def searched_folders(path: str | None, os_family: OsFamily | None) -> tuple[str, ...]:
+    """The folders ``search_path`` searches for a PATH value ``path``, in order."""
+    return tuple(_path_dirs(path, os_family))
+
+
 def _path_dirs(path: str | None, os_family: OsFamily | None) -> Iterator[str]:
     """PATH's usable directories in order, duplicates dropped."""
     if not path:

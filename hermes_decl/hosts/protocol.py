@@ -173,6 +173,19 @@ class HostEnvironment(Protocol):
 
 
 @runtime_checkable
+class SearchesFolders(Protocol):
+    """A host whose ``which`` searches a list of folders by ``pathsearch``'s rules, and says
+    which: the resolver then does not look again for a command in a folder ``which`` searched.
+
+    Optional: a host without it has every known folder searched, whatever its ``which`` did.
+    """
+
+    def searched_folders(self) -> tuple[str, ...]:
+        """The folders ``which`` searches, in order, as ``pathsearch.searched_folders`` gives."""
+        ...
+
+
+@runtime_checkable
 class HostProcesses(Protocol):
     """The processes of a machine and the desktop session the host itself runs in."""
 

@@ -33,7 +33,7 @@ from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
 from hermes_decl.hosts.passwd import MAX_PASSWD_BYTES as MAX_PASSWD_BYTES
 from hermes_decl.hosts.passwd import passwd_home
-from hermes_decl.hosts.pathsearch import search_path
+from hermes_decl.hosts.pathsearch import search_path, searched_folders
 from hermes_decl.hosts.protocol import Listing, ProcessInfo, UninstallEntries, UninstallEntry
 from hermes_decl.hosts.rooted_walk import AVAILABLE as WALKS_IN_ONE_STEP
 from hermes_decl.hosts.rooted_walk import MAX_SYMLINK_HOPS as MAX_SYMLINK_HOPS
@@ -175,6 +175,11 @@ class RootedHost:
             return self._at(path, lambda place: read_place(place, size, offset), None)
         real = self.real_path(path)
         return None if real is None else read_regular_file(real, size, offset)
+
+    def searched_folders(self) -> tuple[str, ...]:
+        """The folders ``which`` searches: the search path given, else PATH's."""
+        path = self._search_path if self._search_path is not None else self.getenv("PATH")
+        return searched_folders(path, self._os_family)
 
     def which(self, name: str) -> str | None:
         """A command on the given search path, else the environment's PATH, inside the tree."""

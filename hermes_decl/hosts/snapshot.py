@@ -8,10 +8,19 @@ A snapshot is validated like a declaration: strict, every problem reported at on
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 from typing import Annotated, Any
 
-from pydantic import Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from hermes_decl.errors import DeclarationError, Issue, issues_from
 from hermes_decl.hosts.fake import DEFAULT_PROCESS_START, DEFAULT_USER, FakeHost
@@ -20,11 +29,54 @@ from hermes_decl.models.app_block import one_of
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail
 
+MAX_PATH_CHARS = 4096
+"""The longest path a snapshot names (a file, a folder, a bundle, the home)."""
+
+MAX_PATH_DEPTH = 256
+"""The most names a snapshot path has below its root."""
+
+MAX_FILES = 50_000
+"""The most regular files one snapshot lists."""
+
+MAX_FOLDERS = 50_000
+"""The most directories one snapshot lists."""
+
+MAX_BUNDLES = 10_000
+"""The most macOS bundles one snapshot lists."""
+
+MAX_DEVICES = 16_384
+"""The most PCI devices, and the most Windows display devices, one snapshot lists."""
+
+MAX_VARIABLES = 10_000
+"""The most environment variables one snapshot sets."""
+
+MAX_ENTRIES = 16_384
+"""The most uninstall entries, and the most processes, one snapshot lists."""
+
+_SEPARATORS = re.compile(r"[\\/]+")
+
+
+def _bounded_path(path: str) -> str:
+    """A snapshot path no longer than ``MAX_PATH_CHARS`` and no deeper than ``MAX_PATH_DEPTH``."""
+    if len(path) > MAX_PATH_CHARS:
+        fail(
+            "path_too_long",
+            f"must be at most {MAX_PATH_CHARS} characters long (got {len(path):,} characters)",
+        )
+    depth = sum(1 for name in _SEPARATORS.split(path) if name)
+    if depth > MAX_PATH_DEPTH:
+        fail("path_too_deep", f"must have at most {MAX_PATH_DEPTH} names (got {depth:,})")
+    return path
+
+
+SnapshotPath = Annotated[str, AfterValidator(_bounded_path)]
+"""A path on the snapshot machine, bounded in length and depth."""
+
 
 class SnapshotFile(FrozenModel):
     """A regular file: a minimal PE carrying ``pe_version``, or ``text``, or empty."""
 
-    path: str = Field(description="The file's absolute path on the snapshot machine.")
+    path: SnapshotPath = Field(description="The file's absolute path on the snapshot machine.")
     pe_version: str | None = Field(default=None, description="A file version such as '2.3.0.1'.")
     text: str | None = Field(default=None, description="The file's content, as UTF-8.")
     mtime: float | None = Field(
@@ -45,7 +97,9 @@ class SnapshotFile(FrozenModel):
 class SnapshotBundle(FrozenModel):
     """A macOS bundle; ``version`` goes into its Info.plist."""
 
-    path: str = Field(description="The bundle's absolute path, e.g. /Applications/Vendor.app.")
+    path: SnapshotPath = Field(
+        description="The bundle's absolute path, e.g. /Applications/Vendor.app."
+    )
     version: str | None = Field(default=None, description="CFBundleShortVersionString.")
 
 
@@ -79,6 +133,21 @@ class SnapshotProcess(FrozenModel):
         return {"pid": data} if isinstance(data, int) and not isinstance(data, bool) else data
 
 
+_COUNTS: tuple[tuple[str, int, str], ...] = (
+    ("env", MAX_VARIABLES, "variables"),
+    ("files", MAX_FILES, "files"),
+    ("dirs", MAX_FOLDERS, "directories"),
+    ("bundles", MAX_BUNDLES, "bundles"),
+    ("uninstall_entries", MAX_ENTRIES, "uninstall entries"),
+    ("display_devices", MAX_DEVICES, "display devices"),
+    ("pci_devices", MAX_DEVICES, "PCI devices"),
+    ("processes", MAX_ENTRIES, "processes"),
+)
+"""Each list of a snapshot (and its variables), with the most items it may hold."""
+
+_BOUNDS = {field: (bound, what) for field, bound, what in _COUNTS}
+
+
 class HostSnapshot(FrozenModel):
     """A whole machine: OS, environment, files, bundles, uninstall entries and GPU facts."""
 
@@ -86,7 +155,7 @@ class HostSnapshot(FrozenModel):
         description="win32, darwin or linux."
     )
     env: dict[str, str] = Field(default_factory=dict, description="Environment variables.")
-    home: str | None = Field(default=None, description="The user's home directory.")
+    home: SnapshotPath | None = Field(default=None, description="The user's home directory.")
     native_machine: str = Field(
         default="x86_64", description="The machine's CPU architecture: x86_64 or arm64."
     )
@@ -100,7 +169,7 @@ class HostSnapshot(FrozenModel):
     files: tuple[SnapshotFile, ...] = Field(
         default=(), description="Regular files: a path, or {path, pe_version}."
     )
-    dirs: tuple[str, ...] = Field(default=(), description="Directories.")
+    dirs: tuple[SnapshotPath, ...] = Field(default=(), description="Directories.")
     bundles: tuple[SnapshotBundle, ...] = Field(default=(), description="macOS bundles.")
     uninstall_entries: tuple[SnapshotUninstallEntry, ...] = Field(default=())
     display_devices: tuple[str, ...] = Field(default=(), description="Windows MatchingDeviceIds.")
@@ -116,6 +185,15 @@ class HostSnapshot(FrozenModel):
     nvidia_proc: bool = Field(
         default=False, description="Whether /proc/driver/nvidia/version exists."
     )
+
+    @field_validator(*(field for field, _, _ in _COUNTS), mode="before")
+    @classmethod
+    def _not_too_many(cls, value: object, info: ValidationInfo) -> object:
+        """Refuse a list (or the variables) past its bound before any item is validated."""
+        bound, what = _BOUNDS[info.field_name or ""]
+        if isinstance(value, (list, tuple, dict)) and len(value) > bound:
+            fail("too_many_items", f"must list at most {bound:,} {what} (got {len(value):,})")
+        return value
 
     def to_host(self) -> FakeHost:
         """A ``FakeHost`` set up as the snapshot describes."""

@@ -115,12 +115,18 @@ def required_examples(model: type[BaseModel]) -> dict[str, object]:
 
 
 def one_or_list(
-    item: JsonSchemaValue, empty: str, *, hoist: str | None = None, unique: bool = False
+    item: JsonSchemaValue,
+    empty: str,
+    *,
+    hoist: str | None = None,
+    unique: bool = False,
+    limit: tuple[int, str] | None = None,
 ) -> JsonSchemaValue:
     """One value or a non-empty list of them: ``if array then items``, ``if a value then it``.
 
     ``item`` carries its type check first; its message is the slot's too. With ``hoist`` the item
-    becomes that definition, referenced by both branches.
+    becomes that definition, referenced by both branches; with ``limit`` (a count and what is
+    said past it) a longer list is refused.
     """
     shape = item["allOf"][0]["errorMessage"]
     one_types = list(item["allOf"][0]["type"])
@@ -146,6 +152,11 @@ def one_or_list(
             {"if": {"type": "array", "maxItems": 0}, "then": refusal(empty)},
         ],
     }
+    if limit is not None:
+        most, too_many = limit
+        generated["allOf"].append(
+            {"if": {"type": "array", "minItems": most + 1}, "then": refusal(too_many)}
+        )
     if snippets:
         generated["defaultSnippets"] = snippets
     return generated

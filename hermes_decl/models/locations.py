@@ -279,4 +279,17 @@ EMPTY_LOCATION = "must not be empty: give a path, a location mapping, or a list 
 """What is said of an empty ``location`` list."""
 
 
-_LOCATION_LIST = OneOrListRule("location", EMPTY_LOCATION, "One place to look", "Location")
+MAX_LOCATIONS = 64
+"""The most places one OS block's ``location`` (or one OS of the overrides file) may list."""
+
+TOO_MANY_LOCATIONS = f"must list at most {MAX_LOCATIONS} places"
+"""What is said of a ``location`` list longer than ``MAX_LOCATIONS``."""
+
+_LOCATION_LIST = OneOrListRule(
+    "location",
+    EMPTY_LOCATION,
+    "One place to look",
+    "Location",
+    max_items=MAX_LOCATIONS,
+    too_many=TOO_MANY_LOCATIONS,
+)

@@ -26,10 +26,23 @@ from hermes_decl.models.rule_object import (
 class OneOrListRule(RuleObject):
     """One item as a list of one, or a non-empty list, for the field ``field`` of an OS block."""
 
-    def __init__(self, field: str, empty: str, item_comment: str, item_def: str) -> None:
+    def __init__(
+        self,
+        field: str,
+        empty: str,
+        item_comment: str,
+        item_def: str,
+        *,
+        max_items: int | None = None,
+        too_many: str = "",
+    ) -> None:
         self.field = field
         self.empty = empty
         """What is said of an empty list."""
+        self.max_items = max_items
+        """The most items the list may hold, or None when any number may be given."""
+        self.too_many = too_many
+        """What is said of a list longer than ``max_items``."""
         self.item_comment = item_comment
         """How the schema describes one item, before ``under app.<os>``."""
         self.item_def = item_def
@@ -40,6 +53,8 @@ class OneOrListRule(RuleObject):
         if isinstance(value, (list, tuple)):
             if not value:
                 fail("empty", self.empty)
+            if self.max_items is not None and len(value) > self.max_items:
+                fail(f"too_many_{self.field}s", f"{self.too_many} (got {len(value):,})")
             return tuple(value)
         return (value,)
 
@@ -48,7 +63,11 @@ class OneOrListRule(RuleObject):
         item = renderer.generate_inner(schema["schema"])["items"]
         item[TITLE] = f"app.{os_family}.{self.field}"
         item["$comment"] = f"{self.item_comment} under app.{os_family}."
-        return one_or_list(item, self.empty, hoist=f"{os_family.capitalize()}{self.item_def}")
+        hoist = f"{os_family.capitalize()}{self.item_def}"
+        limit = None if self.max_items is None else (self.max_items, self.too_many)
+        return one_or_list(item, self.empty, hoist=hoist, limit=limit)
 
     def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
-        return fast_one_or_list(derivation.node(schema["schema"], presence))
+        return fast_one_or_list(
+            derivation.node(schema["schema"], presence), max_items=self.max_items
+        )

@@ -12,6 +12,11 @@ the parser strips it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
+
 from hermes_decl.models import fast_patterns, path_atoms, rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail
 from hermes_decl.models.text_rules import (
@@ -32,6 +37,15 @@ _POSIX_VAR = path_atoms.posix_variable(whole=False)
 _TILDE = path_atoms.tilde(END)
 _DRIVE = path_atoms.DRIVE_ROOT
 _WINDOWS_VAR = path_atoms.windows_variable()
+
+NOT_A_URL = f"^(?:[^A-Za-z]|[A-Za-z][A-Za-z0-9+.-]*(?:[^A-Za-z0-9+.:-]|:(?!//)|{END}))*{END}"
+"""No ``scheme://`` anywhere: each run of scheme characters that starts with a letter ends at
+something other than ``://``. Runs cannot overlap, so no engine backtracks more than linearly."""
+
+PATH_TOO_LONG_RULE = TextRule(
+    "path_too_long", rf"^[\s\S]{{0,{rules.MAX_PATH_CHARS}}}{END}", rules.PATH_TOO_LONG
+)
+"""A path as written is at most ``rules.MAX_PATH_CHARS`` characters."""
 
 BLANK_RULE = TextRule("blank", f"[^{SPACE_CLASS}]", rules.BLANK)
 """Something besides whitespace (searched anywhere, as JSON Schema patterns are)."""
@@ -97,10 +111,11 @@ def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
         rooted = f"{rules.POSIX_NOT_ROOTED} (a leading %VAR% is a Windows form)"
         dots = r"\.\."
     patterns = [
+        PATH_TOO_LONG_RULE,
         BLANK_RULE,
         TextRule("path_nul", r"^[^\u0000]*" + END, rules.PATH_NUL),
         TextRule("path_network", f"^{_WS}(?![{SPACE_CLASS}]|{_SEP}{_SEP})", rules.PATH_NETWORK),
-        TextRule("path_url", f"^(?!{_ANY}[A-Za-z][A-Za-z0-9+.-]*://)", rules.PATH_URL),
+        TextRule("path_url", NOT_A_URL, rules.PATH_URL),
         TextRule("path_parent", _parent_segment(dots, stripped=True), rules.PATH_PARENT),
         TextRule("path_double_star", rf"^(?!{_ANY}\*\*)", rules.PATH_DOUBLE_STAR),
     ]
@@ -139,16 +154,43 @@ def _left_to_check(os_family: OsFamily) -> str:
     return left
 
 
+@dataclass(frozen=True)
+class _BoundedAccept(Accept):
+    """An ``Accept`` whose length bound holds for the value as written, before it is stripped
+    (pydantic-core would judge the stripped value), as the rules and the check judge it."""
+
+    def core_schema(self) -> CoreSchema:
+        """The raw length bound, then the pattern on the stripped value."""
+        bound = core_schema.str_schema(max_length=rules.MAX_PATH_CHARS, strict=True)
+        return core_schema.chain_schema([bound, super().core_schema()])
+
+
+@dataclass(frozen=True)
+class _PathRules(TextRules):
+    """A path's rules, whose length bound editors get as ``maxLength`` with the rule's message."""
+
+    def with_patterns(self, generated: JsonSchemaValue) -> JsonSchemaValue:
+        """The rules' patterns, the length bound's as ``maxLength``."""
+        generated = super().with_patterns(generated)
+        generated["allOf"] = [
+            {"maxLength": rules.MAX_PATH_CHARS, "errorMessage": rules.PATH_TOO_LONG}
+            if entry == PATH_TOO_LONG_RULE.json_schema()
+            else entry
+            for entry in generated["allOf"]
+        ]
+        return generated
+
+
 def _path(os_family: OsFamily, *, star: bool) -> TextRules:
     def explain(raw: str) -> str:
         return rules.location_path(raw, os_family, allow_star=star)
 
-    accept = Accept(
+    accept = _BoundedAccept(
         fast_patterns.location_path(os_family, star=star),
         strip=True,
         leaves=_left_to_check(os_family),
     )
-    return TextRules(_path_rules(os_family, star=star), accept, explain)
+    return _PathRules(_path_rules(os_family, star=star), accept, explain)
 
 
 LOCATION_PATHS: dict[OsFamily, TextRules] = {

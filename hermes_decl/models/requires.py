@@ -129,10 +129,13 @@ class _ArchList(RuleObject):
         else:
             items = tuple(value)
         problems: list[tuple[Loc, PydanticCustomError, object]] = []
+        seen: set[str] = set()
         for index, item in enumerate(items):
             wrong = _arch_problem(item)
-            if wrong is None and item in items[:index]:
+            if wrong is None and item in seen:
                 wrong = problem("duplicate", "is listed twice")
+            elif isinstance(item, str):
+                seen.add(item)
             if wrong is not None:
                 problems.append(((index,), wrong, item))
         if problems:

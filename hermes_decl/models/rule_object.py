@@ -132,11 +132,14 @@ def one_or_list(value: Any) -> Any:
     return value if type(value) is list or type(value) is tuple else (value,)
 
 
-def fast_one_or_list(items: Any) -> CoreSchema:
-    """One value or a non-empty list of them, as a tuple, in the fast schema."""
+def fast_one_or_list(items: Any, *, max_items: int | None = None) -> CoreSchema:
+    """One value or a non-empty list of them (at most ``max_items``), as a tuple, in the fast
+    schema."""
     if items.get("type") != "tuple":
         raise TypeError(f"a list check over {items.get('type')}")
     listed = {**items, "strict": False, "min_length": 1}  # lax: a list becomes a tuple
+    if max_items is not None:
+        listed["max_length"] = max_items
     return core_schema.no_info_before_validator_function(one_or_list, listed)
 
 

@@ -37,7 +37,11 @@ DEVICE_SEGMENT_MESSAGE = (
 
 # What each rule says when it is broken: the checks below report these, and
 # ``hermes_decl.models.path_rules`` gives editors the same words beside each pattern.
+MAX_PATH_CHARS = 4096
+"""The longest location or ``liveness.path`` string, as written (surrounding whitespace too)."""
+
 BLANK = "must not be blank"
+PATH_TOO_LONG = f"must be at most {MAX_PATH_CHARS} characters long"
 PATH_NUL = "must not contain a NUL character"
 PATH_NETWORK = "must not start with two separators: UNC, device and network paths are not allowed"
 PATH_URL = "must be a file path, not a URL"
@@ -167,6 +171,8 @@ def _is_rooted(text: str, os_family: OsFamily) -> bool:
 
 def location_path(raw: str, os_family: OsFamily, *, allow_star: bool = True) -> str:
     """Check a path string against the rules for its OS block and return it stripped."""
+    if len(raw) > MAX_PATH_CHARS:
+        fail("path_too_long", f"{PATH_TOO_LONG} (got {len(raw):,} characters)")
     text = raw.strip()
     if not text:
         fail("blank", BLANK, raw)

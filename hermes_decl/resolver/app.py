@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from hermes_decl.hosts.pathsearch import find_in_folder
-from hermes_decl.hosts.protocol import Host, UninstallEntries, UninstallEntry
+from hermes_decl.hosts.protocol import Host, SearchesFolders, UninstallEntries, UninstallEntry
 from hermes_decl.models import (
     KIND_LOCATIONS,
     AppDef,
@@ -26,6 +26,7 @@ from hermes_decl.models import (
     Presence,
 )
 from hermes_decl.models.rules import starts_with_two_separators
+from hermes_decl.resolver.budget import WorkBudget
 from hermes_decl.resolver.expand import expand, host_refusal, join, normalise
 from hermes_decl.resolver.expand import unsafe_reason as unsafe_reason
 from hermes_decl.resolver.known_dirs import known_dirs
@@ -94,7 +95,13 @@ class Lookup:
     def __init__(self, host: Host, os_family: OsFamily) -> None:
         self.host = host
         self.os_family = os_family
+        self.budget = WorkBudget()
         self._entries: UninstallEntries | None = None
+
+    def is_file(self, path: str) -> bool:
+        """The host's ``is_file``, charged to the evaluation's budget as one place checked."""
+        self.budget.places_checked += 1
+        return self.host.is_file(path)
 
     @property
     def uninstall_entries(self) -> UninstallEntries:
@@ -145,19 +152,43 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     else:
         yield Look(name, present=False, via="search_path")
     pathext = host.getenv("PATHEXT") if os_family == "win32" else None
+    # A folder ``which`` searched without finding the command cannot hold it: no second look.
+    searched = _searched_keys(host, os_family) if found is None else frozenset()
     for template in known_dirs("command", os_family, host.getenv):
         folder = expand(template, os_family, host)
         if folder.path is None:
             yield Look(None, folder.refused, via="known_folder")
             continue
+        if _folder_key(folder.path, os_family) in searched:
+            yield Look(join(os_family, folder.path, name), present=False, via="known_folder")
+            continue
         hit = find_in_folder(
-            name, folder.path, os_family=os_family, pathext=pathext, is_file=host.is_file
+            name, folder.path, os_family=os_family, pathext=pathext, is_file=lookup.is_file
         )
         if hit is None:
             yield Look(join(os_family, folder.path, name), present=False, via="known_folder")
         elif found is None or not _same_place(hit, found, os_family):
             yield Look(normalise(os_family, hit), present=True, via="known_folder")
         # else: a folder that is also on the search path gives nothing new
+
+
+def _searched_keys(host: Host, os_family: OsFamily) -> frozenset[str]:
+    """The folders the host's ``which`` searched, as ``_folder_key`` writes them; none when the
+    host does not say (then every known folder is looked in)."""
+    if not isinstance(host, SearchesFolders):
+        return frozenset()
+    folders = host.searched_folders()
+    if not isinstance(folders, tuple) or not all(isinstance(f, str) for f in folders):
+        return frozenset()
+    return frozenset(_folder_key(folder, os_family) for folder in folders)
+
+
+def _folder_key(folder: str, os_family: OsFamily) -> str:
+    """A folder as compared with a searched one: trailing separators dropped (Windows: either
+    separator, any case). Two spellings of one folder may still differ; then it is looked in."""
+    if os_family == "win32":
+        return normalise(os_family, folder).rstrip("\\").casefold()
+    return folder.rstrip("/") or "/"
 
 
 def _search_path_refusal(found: object, os_family: OsFamily, host: Host) -> str | None:
@@ -241,7 +272,7 @@ def _look_at_path(location: PathLocation, lookup: Lookup) -> Iterable[Look]:
 
 
 def _look_for_matches(pattern: str, lookup: Lookup) -> Iterator[Look]:
-    search = search_pattern(pattern, lookup.os_family, lookup.host)
+    search = search_pattern(pattern, lookup.os_family, lookup.host, lookup.budget)
     for match in search.paths:
         yield Look(match)
     for refusal in search.refused:
@@ -288,7 +319,8 @@ def locate(
     """Every place the overrides' and then the OS block's locations lead to, in order.
 
     Each place comes with what was found there. An override whose kind finds another presence
-    than the block's (a bundle for an executable) is refused, not looked at.
+    than the block's (a bundle for an executable) is refused, not looked at. Once the lookup's
+    work budget is spent, one ``incomplete`` candidate says so and nothing more is looked at.
     """
     sources: tuple[tuple[Source, tuple[LocationSpec, ...]], ...] = (
         ("overrides", overrides),
@@ -303,6 +335,11 @@ def locate(
                 yield Candidate(index, location.kind, None, "refused", refusal, source=source)
                 continue
             for look in _looks(location, lookup):
+                spent = None if look.incomplete else lookup.budget.spent()
+                if spent is not None:
+                    yield _budget_spent(index, location.kind, source, spent)
+                    return
+                lookup.budget.candidates += 1
                 yield Candidate(
                     index,
                     location.kind,
@@ -315,6 +352,12 @@ def locate(
                 )
 
 
+def _budget_spent(index: int, kind: str, source: Source, spent: str) -> Candidate:
+    """The candidate that ends a trace cut by the work budget: later places may match."""
+    detail = f"stopped at the evaluation's work budget ({spent}); later places were not examined"
+    return Candidate(index, kind, None, "incomplete", detail, source=source)
+
+
 def _outcome(look: Look, presence: Presence, lookup: Lookup) -> Outcome:
     if look.incomplete:
         return "incomplete"
@@ -324,5 +367,6 @@ def _outcome(look: Look, presence: Presence, lookup: Lookup) -> Outcome:
         return "no_match"
     present = look.present
     if present is None:
+        lookup.budget.places_checked += 1
         present = is_present(look.path, presence, lookup.os_family, lookup.host)
     return "present" if present else "absent"

@@ -11,6 +11,7 @@ from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, InstallHint, OsFamily
 from hermes_decl.models.common import OS_NAMES
 from hermes_decl.resolver.app import Candidate, Lookup, locate
+from hermes_decl.resolver.budget import MAX_TRACE
 from hermes_decl.resolver.found_version import read_version
 from hermes_decl.resolver.gpu import GpuClass, gpu_class
 from hermes_decl.resolver.overrides import user_overrides
@@ -53,7 +54,10 @@ class Availability:
     gpu: GpuClass | None = None
     """The host's GPU class, when the declaration required a GPU."""
     trace: tuple[Candidate, ...] = ()
-    """Every place examined, in order, with its outcome and the version read there."""
+    """The places examined, in order, with their outcome and the version read there: the first
+    ``MAX_TRACE`` of them, and every ``incomplete`` one after (``untraced`` counts the rest)."""
+    untraced: int = 0
+    """How many places were examined past the first ``MAX_TRACE``, which the trace leaves out."""
     overrides_file: str | None = None
     """The user overrides file whose places for this server were tried first, when any were."""
     display_name: str | None = None
@@ -273,13 +277,19 @@ def _locate_and_compare(
     for candidate in locate(app_def, lookup, extra):
         if first_place is None and candidate.path is not None:
             first_place = candidate.path
-        if candidate.outcome != "present" or candidate.path is None:
-            trace.append(candidate)
-            continue
-        if app_def.version_kind != "none":
+        if (
+            candidate.outcome == "present"
+            and candidate.path is not None
+            and app_def.version_kind != "none"
+        ):
             found = read_version(app_def, candidate, lookup)
             candidate = candidate.with_version(found.version, found.detail)
-        trace.append(candidate)
+        if len(trace) < MAX_TRACE or candidate.outcome == "incomplete":
+            trace.append(candidate)  # a bound hit is always said
+        else:
+            facts["untraced"] = facts.get("untraced", 0) + 1
+        if candidate.outcome != "present" or candidate.path is None:
+            continue
         if minimum is None or satisfies(candidate.version, minimum):
             return facts.verdict(
                 AvailabilityState.AVAILABLE, candidate.version, candidate.path, tuple(trace)

@@ -3,7 +3,8 @@
 Each ``*`` segment is compiled once per evaluation (folded and split into its literal pieces),
 then every listed name costs one pass over that name, so a long pattern over a big folder stays
 linear in the entries. Only matches are capped (``MAX_MATCHES``); entries are scanned up to
-``MAX_SCANNED_ENTRIES`` per pattern, each listing up to ``listing.MAX_DIR_ENTRIES`` names. When a
+``MAX_SCANNED_ENTRIES`` per pattern (and the evaluation's ``budget.MAX_NAMES_LISTED`` over all
+its patterns), each listing up to ``listing.MAX_DIR_ENTRIES`` names. When a
 bound is hit, or a host cut its listing or listed names that are not plain names, the search says
 so, so the trace never reads a partial search as "absent".
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OsFamily
 from hermes_decl.models.rules import network_root
+from hermes_decl.resolver.budget import MAX_NAMES_LISTED, WorkBudget
 from hermes_decl.resolver.expand import join, normalise
 from hermes_decl.resolver.listing import listed_names
 from hermes_decl.versions import version_key
@@ -97,9 +99,10 @@ def _newest_first(matches: list[tuple[str, str]]) -> list[str]:
 class _Search:
     """One pattern's search: the folders reached so far and the bounds hit on the way."""
 
-    def __init__(self, os_family: OsFamily, host: Host) -> None:
+    def __init__(self, os_family: OsFamily, host: Host, budget: WorkBudget) -> None:
         self.os_family = os_family
         self.host = host
+        self.budget = budget
         self.scanned = 0
         self.cut_short: dict[str, None] = {}  # ordered, without repeats
 
@@ -113,8 +116,7 @@ class _Search:
             if len(found) >= MAX_MATCHES:
                 self.note(f"stopped at {MAX_MATCHES} matches of {pattern.segment!r}")
                 break
-            if self.scanned >= MAX_SCANNED_ENTRIES:
-                self.note(f"stopped after examining {MAX_SCANNED_ENTRIES} entries")
+            if self._out_of_work():
                 break
             found.extend(self._matches(base, pattern, MAX_MATCHES - len(found)))
         return found
@@ -128,10 +130,10 @@ class _Search:
         matches: list[tuple[str, str]] = []
         names = listing.names
         for index, name in enumerate(names):
-            if self.scanned >= MAX_SCANNED_ENTRIES:
-                self.note(f"stopped after examining {MAX_SCANNED_ENTRIES} entries")
+            if self._out_of_work():
                 break
             self.scanned += 1
+            self.budget.names_listed += 1
             star = pattern.star_text(name)
             if star is None:
                 continue
@@ -142,17 +144,30 @@ class _Search:
                 break
         return [join(self.os_family, base, name) for name in _newest_first(matches)]
 
+    def _out_of_work(self) -> bool:
+        """Whether this pattern, or the whole evaluation, has examined all the names it may."""
+        if self.scanned >= MAX_SCANNED_ENTRIES:
+            self.note(f"stopped after examining {MAX_SCANNED_ENTRIES} entries")
+            return True
+        if self.budget.names_listed >= MAX_NAMES_LISTED:
+            self.note(f"stopped: the evaluation examined {MAX_NAMES_LISTED:,} listed names")
+            return True
+        return False
 
-def search_pattern(path: str, os_family: OsFamily, host: Host) -> PatternSearch:
+
+def search_pattern(
+    path: str, os_family: OsFamily, host: Host, budget: WorkBudget | None = None
+) -> PatternSearch:
     """The paths a ``*`` pattern matches, newest first, and where the search was cut short.
 
     Each ``*`` segment lists the folders the previous segments reached and stops listing once it
     has ``MAX_MATCHES`` matches, so a pattern yields at most ``MAX_MATCHES`` paths and lists at
-    most ``1 + MAX_MATCHES`` folders per ``*`` segment.
+    most ``1 + MAX_MATCHES`` folders per ``*`` segment. The names it examines are charged to
+    ``budget``, the evaluation's (a budget of its own when none is given).
     """
     root_length = 3 if os_family == "win32" else 1
     root, rest = path[:root_length], path[root_length:]
-    search = _Search(os_family, host)
+    search = _Search(os_family, host, budget or WorkBudget())
     bases = [normalise(os_family, root)]
     refused: list[str] = []
     for segment in (part for part in _SEPARATORS.split(rest) if part):

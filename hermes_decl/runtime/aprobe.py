@@ -35,7 +35,8 @@ async def aprobe(endpoint: Endpoint, *, deadline: float = DEFAULT_DEADLINE_S) ->
 
     Never raises because of what the server does; a ``ValueError`` (which never shows the token)
     means the endpoint itself is not one ``read_endpoint`` could have given, or the deadline is
-    not a positive number of seconds. Cancelling it cancels the probe.
+    not a positive, finite number of seconds of at most ``MAX_DEADLINE_S``. Cancelling it
+    cancels the probe.
     """
     target = checked_target(endpoint, deadline)
     steps = conversation(endpoint.url, endpoint.token, target, float(deadline), time.monotonic())
@@ -96,7 +97,7 @@ async def _perform(streams: _Streams, step: Send | Receive) -> Reply:
     data = b""
     try:
         if isinstance(step, Send):
-            writer.write(step.data)
+            writer.write(step.request.wire())
             await asyncio.wait_for(writer.drain(), step.timeout)
         else:
             data = await asyncio.wait_for(reader.read(step.size), step.timeout)

@@ -17,9 +17,10 @@ in the file:
   or ``[::1]``) and a numeric port; its path, query and fragment are ignored, and the URL used is
   ``http://host:port`` + the declaration's ``endpoint_path``, split again and checked to still
   name that host and port;
-- the token, when present, is a string of visible ASCII. It never appears in a ``repr``, ``str``,
-  reason, log record or exception: no value read from the file is ever echoed, only the process id
-  once it is known to be a number.
+- the token, when present, is a string of visible ASCII, held as a ``BearerToken``: it never
+  appears in a ``repr``, ``str``, copy, pickle, ``dataclasses.asdict``, reason, log record or
+  exception, and only ``Endpoint.token.reveal()`` gives its text. No value read from the file is
+  ever echoed, only the process id once it is known to be a number.
 
 A missing token (absent or ``null``) or an empty one gives ``Endpoint.token is None``: servers
 that run without authentication write it that way. A block for another OS family than the host's,
@@ -42,6 +43,7 @@ from hermes_decl.hosts.default import default_host
 from hermes_decl.hosts.protocol import MAX_PID, Host
 from hermes_decl.models import AppDef
 from hermes_decl.resolver.expand import expand
+from hermes_decl.runtime.bearer_token import BearerToken
 
 __all__ = [
     "LOOPBACK_HOSTS",
@@ -51,6 +53,7 @@ __all__ = [
     "MAX_TOKEN_CHARS",
     "MAX_URL_CHARS",
     "START_TIME_SLACK_S",
+    "BearerToken",
     "Endpoint",
     "NoEndpoint",
     "NoEndpointCode",
@@ -83,6 +86,8 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 _VISIBLE_ASCII = frozenset(chr(code) for code in range(0x21, 0x7F))
 """Characters a URL or token may contain: no space, control, or non-ASCII character."""
+
+_HIDDEN = "<hidden>"
 
 
 class NoEndpointCode(TextEnum):
@@ -121,32 +126,36 @@ class NoEndpointCode(TextEnum):
     application is not running."""
 
 
-class _Hidden:
-    """What a ``repr`` shows in place of a secret."""
-
-    def __repr__(self) -> str:
-        return "<hidden>"
-
-
-_HIDDEN = _Hidden()
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Endpoint:
     """A running application's MCP endpoint: the loopback URL to use and its token (never shown)."""
 
     url: str
     """``http://<loopback host>:<port><endpoint_path>``, built from checked parts."""
-    token: str | None
-    """The token from the runtime file, or None when it has none; hidden from ``repr``/``str``."""
+    token: BearerToken | None
+    """The token from the runtime file (a ``str`` given is wrapped), or None when it has none;
+    only ``token.reveal()`` gives its text."""
     pid: int | None = field(default=None, compare=False)
     """The process that published the endpoint, when it came from a runtime file."""
     path: str | None = field(default=None, compare=False)
     """The runtime file it came from."""
 
+    def __init__(
+        self,
+        url: str,
+        token: BearerToken | str | None,
+        pid: int | None = None,
+        path: str | None = None,
+    ) -> None:
+        wrapped = BearerToken(token) if isinstance(token, str) else token
+        object.__setattr__(self, "url", url)
+        object.__setattr__(self, "token", wrapped)
+        object.__setattr__(self, "pid", pid)
+        object.__setattr__(self, "path", path)
+
     def __repr__(self) -> str:
         token = None if self.token is None else _HIDDEN
-        return f"Endpoint(url={self.url!r}, token={token!r})"
+        return f"Endpoint(url={self.url!r}, token={token})"
 
     __str__ = __repr__
 
@@ -285,7 +294,10 @@ def endpoint_target(url: str) -> tuple[str, int, str] | None:
 
 
 def usable_token(token: object) -> bool:
-    """Whether a token may go into a header: None, or visible ASCII of bounded length."""
+    """Whether a token may go into a header: None, or visible ASCII of bounded length (a plain
+    ``str`` or a ``BearerToken`` that was not withheld)."""
+    if isinstance(token, BearerToken):
+        return token.is_header_safe and len(token) <= MAX_TOKEN_CHARS
     return token is None or (
         isinstance(token, str) and 0 < len(token) <= MAX_TOKEN_CHARS and _visible_ascii(token)
     )

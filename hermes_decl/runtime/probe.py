@@ -11,7 +11,8 @@ Both are drivers of one sans-I/O protocol: ``probe_flow`` holds the conversation
 ``http_wire`` the HTTP/1.1 framing and its bounds; a driver only performs the socket steps they
 ask for, each under the timeout they give. So, for both:
 
-- one absolute deadline (``DEFAULT_DEADLINE_S``) covers connecting, sending and reading: every
+- one absolute deadline (``DEFAULT_DEADLINE_S``; a finite number of seconds, at most
+  ``MAX_DEADLINE_S``, else a ``ValueError``) covers connecting, sending and reading: every
   socket wait gets only what is left of it, so a server that sends one byte a second cannot
   stretch it; ending an opened session gets what is left, and at least ``SESSION_END_GRACE_S``;
 - at most ``MAX_RESPONSE_BYTES`` are read, counted on the wire before any parsing, and every
@@ -20,8 +21,10 @@ ask for, each under the timeout they give. So, for both:
 - it connects only to the loopback host and port of the endpoint, checked again here, and
   ``localhost`` is never looked up (it means ``127.0.0.1``, then ``::1``), so the token goes to
   nothing else;
-- the token never appears in a result, message, log record or exception, and a server name that
-  repeats it is shown with ``<hidden>`` in its place.
+- the token never appears in a result, message, log record or exception, nor in a local of any
+  frame of the probe's: it stays a ``BearerToken`` until the send writes ``wire()``'s bytes;
+  a server name, version or protocol version that holds ``ECHO_WINDOW_CHARS`` characters of it
+  (after casefold and NFKC, on what would be shown) is shown as ``<hidden>`` whole.
 
 The outcome is ``answering`` (with the server's name, version and protocol version), or why not:
 ``refused``, ``timeout``, ``http_<code>``, ``not_mcp`` or ``unauthorized`` (HTTP 401 or 403).
@@ -46,6 +49,8 @@ from hermes_decl.runtime.probe_driving import logger as logger
 from hermes_decl.runtime.probe_flow import (
     CLIENT_NAME,
     DEFAULT_DEADLINE_S,
+    ECHO_WINDOW_CHARS,
+    MAX_DEADLINE_S,
     MAX_SESSION_ID_CHARS,
     MAX_SHOWN_CHARS,
     PROTOCOL_VERSION,
@@ -64,6 +69,8 @@ from hermes_decl.runtime.probe_result import ProbeOutcome, ProbeResult
 __all__ = [
     "CLIENT_NAME",
     "DEFAULT_DEADLINE_S",
+    "ECHO_WINDOW_CHARS",
+    "MAX_DEADLINE_S",
     "MAX_HEADERS",
     "MAX_HEAD_BYTES",
     "MAX_LINE_BYTES",
@@ -84,7 +91,7 @@ def probe(endpoint: Endpoint, *, deadline: float = DEFAULT_DEADLINE_S) -> ProbeR
 
     Never raises because of what the server does; a ``ValueError`` (which never shows the token)
     means the endpoint itself is not one ``read_endpoint`` could have given, or the deadline is
-    not a positive number of seconds.
+    not a positive, finite number of seconds of at most ``MAX_DEADLINE_S``.
     """
     target = checked_target(endpoint, deadline)
     steps = conversation(endpoint.url, endpoint.token, target, float(deadline), time.monotonic())
@@ -150,7 +157,7 @@ def _perform(connection: socket.socket, step: Send | Receive) -> Reply:
     try:
         connection.settimeout(step.timeout)
         if isinstance(step, Send):
-            connection.sendall(step.data)
+            connection.sendall(step.request.wire())
         else:
             data = connection.recv(step.size)
     except TimeoutError:

@@ -12,7 +12,10 @@ the probe lives here, so the sync and the async drivers cannot disagree:
 - a redirect is an answer (``http_3xx``), never followed;
 - only the endpoint's loopback address is connected to, and ``localhost`` is never looked up (it
   means ``127.0.0.1``, then ``::1``), so the token goes to nothing else;
-- the token never appears in a result, and a server name that repeats it shows ``<hidden>``;
+- the token never appears in a result, and it joins a request's bytes only in the driver's
+  send (``OutgoingRequest.wire()``); a server-chosen string is made printable and shortened
+  first, then shown as ``<hidden>`` whole when it holds ``ECHO_WINDOW_CHARS`` consecutive
+  characters of the token (after casefold and NFKC), so no echo of it is ever shown;
 - anything unexpected (a failure of a driver, or of this code) is the ``not_mcp`` outcome with a
   fixed detail, never an exception's text, and an opened session is still ended.
 """
@@ -26,6 +29,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from hermes_decl.runtime.bearer_token import ECHO_WINDOW_CHARS, BearerToken
+from hermes_decl.runtime.http_request import OutgoingRequest
 from hermes_decl.runtime.http_wire import (
     MAX_HEAD_BYTES,
     MAX_RESPONSE_BYTES,
@@ -43,6 +48,8 @@ from hermes_decl.runtime.probe_result import ProbeOutcome, ProbeResult
 __all__ = [
     "CLIENT_NAME",
     "DEFAULT_DEADLINE_S",
+    "ECHO_WINDOW_CHARS",
+    "MAX_DEADLINE_S",
     "MAX_SESSION_ID_CHARS",
     "MAX_SHOWN_CHARS",
     "PROTOCOL_VERSION",
@@ -50,6 +57,7 @@ __all__ = [
     "UNEXPECTED_DETAIL",
     "Connect",
     "Conversation",
+    "OutgoingRequest",
     "Receive",
     "Reply",
     "ReplyKind",
@@ -63,6 +71,9 @@ __all__ = [
 
 DEFAULT_DEADLINE_S = 3.0
 """The one deadline for the whole probe, in seconds."""
+
+MAX_DEADLINE_S = 600.0
+"""A deadline longer than this many seconds (or not finite) is refused: no probe waits longer."""
 
 SESSION_END_GRACE_S = 0.25
 """Ending an opened session gets at least this many seconds, even after the deadline."""
@@ -112,9 +123,9 @@ class Connect:
 
 @dataclass(frozen=True)
 class Send:
-    """Send all of ``data`` on the open connection."""
+    """Send all of ``request`` on the open connection (its ``wire()`` bytes, built there)."""
 
-    data: bytes
+    request: OutgoingRequest
     timeout: float
 
 
@@ -156,23 +167,25 @@ def connect_addresses(host: str) -> tuple[str, ...]:
     return ("127.0.0.1", "::1") if host == "localhost" else (host,)
 
 
-def _request(method: str, target: tuple[str, int, str], headers: dict[str, str]) -> bytes:
-    """An HTTP/1.1 request head; every value was checked to be visible ASCII."""
+def _request(
+    method: str,
+    target: tuple[str, int, str],
+    headers: dict[str, str],
+    token: BearerToken | None,
+    body: bytes = b"",
+) -> OutgoingRequest:
+    """An HTTP/1.1 request; every header value was checked to be visible ASCII."""
     host, port, path = target
     netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     lines = [f"{method} {path} HTTP/1.1", f"Host: {netloc}", f"User-Agent: {CLIENT_NAME}"]
     lines += [f"{name}: {value}" for name, value in headers.items()]
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("ascii")
-
-
-def _authorization(token: str | None) -> dict[str, str]:
-    return {} if token is None else {"Authorization": f"Bearer {token}"}
+    return OutgoingRequest("".join(f"{line}\r\n" for line in lines).encode("ascii"), token, body)
 
 
 def initialize_request(
-    target: tuple[str, int, str], token: str | None, client_version: str
-) -> bytes:
-    """The whole ``initialize`` POST: head and JSON-RPC body."""
+    target: tuple[str, int, str], token: BearerToken | None, client_version: str
+) -> OutgoingRequest:
+    """The whole ``initialize`` POST: head, token and JSON-RPC body."""
     body = json.dumps(
         {
             "jsonrpc": "2.0",
@@ -191,23 +204,29 @@ def initialize_request(
         "Accept": "application/json, text/event-stream",
         "Content-Length": str(len(body)),
         "Connection": "close",
-        **_authorization(token),
     }
-    return _request("POST", target, headers) + body
+    return _request("POST", target, headers, token, body)
 
 
 def end_session_request(
-    target: tuple[str, int, str], session_id: str, protocol: str | None, token: str | None
-) -> bytes:
+    target: tuple[str, int, str],
+    session_id: str,
+    protocol: str | None,
+    token: BearerToken | None,
+) -> OutgoingRequest:
     """The ``DELETE`` that ends a session, with the protocol version when it is a plain token."""
     headers = {"Mcp-Session-Id": session_id, "Content-Length": "0", "Connection": "close"}
     if protocol is not None and _PROTOCOL_TOKEN.fullmatch(protocol):
         headers["MCP-Protocol-Version"] = protocol
-    return _request("DELETE", target, {**headers, **_authorization(token)})
+    return _request("DELETE", target, headers, token)
 
 
 def conversation(
-    url: str, token: str | None, target: tuple[str, int, str], deadline_s: float, now: float
+    url: str,
+    token: BearerToken | None,
+    target: tuple[str, int, str],
+    deadline_s: float,
+    now: float,
 ) -> Conversation:
     """A probe of the checked endpoint ``target``, started at ``now`` on the driver's clock."""
     return _Probe(url, token, target, deadline_s, now).run()
@@ -219,7 +238,7 @@ class _Probe:
     def __init__(
         self,
         url: str,
-        token: str | None,
+        token: BearerToken | None,
         target: tuple[str, int, str],
         deadline_s: float,
         now: float,
@@ -269,8 +288,8 @@ class _Probe:
                 raise _Failed(ProbeOutcome.NOT_MCP, UNEXPECTED_DETAIL)
         raise _Failed(ProbeOutcome.REFUSED, "the connection was refused")
 
-    def _send(self, data: bytes) -> Generator[Step, Reply, None]:
-        reply = yield Send(data, self._left())
+    def _send(self, request: OutgoingRequest) -> Generator[Step, Reply, None]:
+        reply = yield Send(request, self._left())
         self._now = reply.now
         if reply.kind is ReplyKind.TIMEOUT:
             raise _Failed(ProbeOutcome.TIMEOUT, "the request could not be sent in time")
@@ -390,14 +409,20 @@ def _session_id(head: Headers) -> str | None:
     return value if all("\x21" <= char <= "\x7e" for char in value) else None
 
 
-def _shown(value: object, token: str | None) -> str | None:
-    """A server-given string fit to show: the token hidden, printable, shortened; else None."""
+def _shown(value: object, token: BearerToken | None) -> str | None:
+    """A server-given string fit to show: printable, shortened, then ``<hidden>`` whole when
+    what a person would read holds ``ECHO_WINDOW_CHARS`` of the token; else None."""
     if not isinstance(value, str):
         return None
-    if token:
-        value = value.replace(token, _HIDDEN)
-    value = "".join(char if char.isprintable() else "?" for char in value[: MAX_SHOWN_CHARS + 1])
-    return value if len(value) <= MAX_SHOWN_CHARS else value[: MAX_SHOWN_CHARS - 1] + "…"
+    head = value[: MAX_SHOWN_CHARS + 1]
+    printable = "".join(char if char.isprintable() else "?" for char in head)
+    if len(printable) > MAX_SHOWN_CHARS:
+        printable = printable[: MAX_SHOWN_CHARS - 1] + "…"
+    if token is not None:
+        squeezed = "".join(char for char in head if char.isprintable())
+        if token.echoed_in(printable) or token.echoed_in(squeezed):
+            return _HIDDEN
+    return printable
 
 
 def _answer(message: Any) -> dict[str, Any] | None:

@@ -54,6 +54,7 @@ from hermes_decl.models import Declaration
 from hermes_decl.runtime.aprobe import aprobe
 from hermes_decl.runtime.probe import DEFAULT_DEADLINE_S, ProbeResult
 from hermes_decl.runtime.probe import probe as send_initialize
+from hermes_decl.runtime.probe_driving import checked_deadline
 from hermes_decl.runtime.status_decision import Decision, ProbeEndpoint, decide
 from hermes_decl.runtime.status_types import (
     UI_STATES,
@@ -107,7 +108,8 @@ def status(
 
     ``is_connected`` is the host's own check of its MCP connection (None counts as not
     connected; an exception is logged and counts as not connected). With ``probe=True`` a live
-    endpoint is sent MCP ``initialize`` under one ``deadline`` in seconds. Never raises because
+    endpoint is sent MCP ``initialize`` under one ``deadline`` in seconds (finite, at most
+    ``MAX_DEADLINE_S``: anything else is a ``ValueError``, probing or not). Never raises because
     of what it finds on the host or the endpoint; the decision order is the module's table.
     """
     steps = _decision(decl, host, probe, display_name, deadline)
@@ -158,8 +160,9 @@ def _decision(
     display_name: str | None,
     deadline: float,
 ) -> Decision:
+    seconds = checked_deadline(deadline)
     on = default_host() if host is None else host
-    return decide(decl, on, probe=probe, display_name=display_name, deadline=deadline)
+    return decide(decl, on, probe=probe, display_name=display_name, deadline=seconds)
 
 
 def _connected(is_connected: ConnectionCheck | None, server_name: str) -> bool:

@@ -24,7 +24,7 @@ from hermes_decl.hosts.live.file_primitives import (
     read_regular_file,
 )
 from hermes_decl.hosts.machine import ArchitectureApi, native_machine
-from hermes_decl.hosts.pathsearch import search_path
+from hermes_decl.hosts.pathsearch import search_path, searched_folders
 from hermes_decl.hosts.protocol import Listing, ProcessInfo, valid_pid
 from hermes_decl.models import OS_FAMILIES, OsFamily
 
@@ -195,6 +195,11 @@ class LiveHost:
     def read_file(self, path: str, size: int, offset: int = 0) -> bytes | None:
         """At most ``size`` bytes from ``offset`` of a regular file; None when not one."""
         return read_regular_file(path, size, offset)
+
+    def searched_folders(self) -> tuple[str, ...]:
+        """The folders ``which`` searches: the search path given, else PATH's."""
+        path = self._search_path if self._search_path is not None else self.getenv("PATH")
+        return searched_folders(path, self._os_family)
 
     def which(self, name: str) -> str | None:
         """A command on the search path given, else PATH (PATHEXT on Windows); any regular file."""
