@@ -288,10 +288,11 @@ def _check_trace(result: Availability) -> None:
         assert candidate.outcome in OUTCOMES, candidate
         if candidate.outcome == "refused":
             assert candidate.path is None, candidate
-        elif candidate.path is None:  # only a cut read of the uninstall entries names no place
-            assert (candidate.outcome, candidate.via) == ("incomplete", "uninstall_entry"), (
-                candidate
-            )
+        elif candidate.path is None:
+            # Only the uninstall entries name no place: a cut read, no entry with the prefix, or
+            # an entry without an install folder.
+            assert candidate.via == "uninstall_entry", candidate
+            assert candidate.outcome in ("incomplete", "absent"), candidate
     result.sentence()
 
 

@@ -8,7 +8,40 @@ from collections.abc import Iterable
 
 MAX_SHOWN = 80
 
-_repr = reprlib.Repr()
+_VISIBLE = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def quoted(text: str) -> str:
+    """Text as an author wrote it, in quotes: backslashes single (``'C:\\Apps'``, not
+    ``'C:\\\\Apps'``), only what cannot be seen escaped (controls, format characters, lone
+    surrogates, line separators), and single quotes unless the text holds one."""
+    quote = '"' if "'" in text and '"' not in text else "'"
+    shown = []
+    for character in text:
+        if character in _VISIBLE:
+            shown.append(_VISIBLE[character])
+        elif character == quote:
+            shown.append("\\" + quote)
+        elif character.isprintable() or character == " ":
+            shown.append(character)
+        else:
+            shown.append(repr(character)[1:-1])
+    return quote + "".join(shown) + quote
+
+
+class _AsWritten(reprlib.Repr):
+    """``reprlib``'s shortening, with each string quoted as written (``quoted``)."""
+
+    def repr_str(self, x: str, level: int) -> str:
+        if len(x) <= self.maxstring:
+            return quoted(x)
+        keep = max(0, (self.maxstring - 3) // 2)
+        tail = max(0, self.maxstring - 3 - keep)
+        shown = quoted(x[:keep] + x[len(x) - tail :])
+        return shown[:keep] + "..." + shown[len(shown) - tail :]
+
+
+_repr = _AsWritten()
 _repr.maxlevel = 3
 _repr.maxstring = MAX_SHOWN
 _repr.maxother = MAX_SHOWN

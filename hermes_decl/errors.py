@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -22,6 +22,9 @@ from hermes_decl.models.kinds import KindVariant, tag_of
 from hermes_decl.models.liveness_sources import LIVENESS_VARIANTS
 from hermes_decl.models.locations import KIND_LOCATIONS, PathLocation
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
+
+Severity = Literal["error", "warning"]
+"""An error makes a declaration invalid; a warning says a valid one is doubtful."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class Issue:
     """The location as data: keys and list indexes from the top of the declaration."""
     where: str = field(default="", compare=False, repr=False)
     """The source's label, given by the ``DeclarationError`` that holds the issue."""
+    severity: Severity = "error"
+    """``"warning"`` for a doubtful but valid declaration (``hermes_decl.lint``), else an error."""
 
     def render(self, where: str) -> str:
         """The issue as one line: ``where[:line:column]: loc: message``."""
@@ -121,6 +126,16 @@ def _boolean_fix(found: object) -> str | None:
     if meant is None:
         return None
     return f"; write {meant} without quotes" if found == meant else f"; write {meant}"
+
+
+_VERSION_KEYS = {("min_version",), ("min_os_version",)}
+
+
+def _version_fix(found: object) -> str | None:
+    """The fix for a version written as a number (``min_version: 3.6``): quote it."""
+    if isinstance(found, bool) or not isinstance(found, (int, float)):
+        return None
+    return f"; quote it: {show(str(found))}, as YAML reads an unquoted 3.10 as the number 3.1"
 
 
 def _is_tag(raw: Sequence[Any], index: int, cursor: object) -> bool:
@@ -246,6 +261,8 @@ def issues_from(error: ValidationError, data: object) -> tuple[Issue, ...]:
             if code in _QUOTES_FOUND:
                 found = line["input"]
                 fix = _boolean_fix(found) if line["type"] == "bool_type" else None
+                if line["type"] == "string_type" and path[-1:] in _VERSION_KEYS:
+                    fix = _version_fix(found)
                 message = f"{message} (got {show(found)}{fix or ''})"
         else:
             # Our own codes (PydanticCustomError) carry finished messages.

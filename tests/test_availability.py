@@ -274,7 +274,14 @@ UNINSTALL_FOUND = [
         "C:\\Vendor\\AUX\\bin\\vendor.exe has a segment Windows opens as a device ('AUX')",
     ),
     ("the-prefix-at-the-start", "Vendor App 2", "C:\\Vendor", "present", None),
-    ("the-prefix-inside-the-name-is-no-match", "Old Vendor App 2", "C:\\Vendor", None, None),
+    (
+        "the-prefix-inside-the-name-is-no-match",
+        "Old Vendor App 2",
+        "C:\\Vendor",
+        "absent",
+        "no entry starts with 'Vendor App'",
+    ),
+    ("an-entry-without-a-folder", "Vendor App 2", "", "absent", "it has no InstallLocation"),
 ]
 
 
@@ -441,8 +448,8 @@ def test_an_executable_inside_a_bundle_is_versioned_by_the_bundle() -> None:
     result = availability(decl(outside, app=True, min_version="4"), host=loose)
     assert (result.state, result.version) == ("version_too_old", None)
     assert result.sentence() == (
-        "vendor is installed, but its version could not be read; version 4 or newer is required. "
-        "Update vendor, then try again."
+        "vendor is installed at /usr/local/bin/vendor, but no version could be read from it; "
+        "version 4 or newer is required. Check that it is vendor 4 or newer, then try again."
     )
     assert loose.calls["read_file"] == 0
 
@@ -502,8 +509,8 @@ def test_an_unreadable_version_is_not_called_too_old() -> None:
     result = availability(decl({"darwin": MAC_APP}, app=True, min_version="2.3"), host=host)
     assert (result.state, result.version) == ("version_too_old", None)
     assert result.sentence("Vendor") == (
-        "Vendor is installed, but its version could not be read; version 2.3 or newer is "
-        "required. Update Vendor, then try again."
+        "Vendor is installed at /Applications/Vendor.app, but no version could be read from it; "
+        "version 2.3 or newer is required. Check that it is Vendor 2.3 or newer, then try again."
     )
     assert "unknown" not in result.sentence()
     assert result.refusal() == "vendor is unavailable: version_too_old."

@@ -47,12 +47,23 @@ def test_the_console_script_is_installed() -> None:
     assert "check" in result.stdout and "explain" in result.stdout and "schema" in result.stdout
 
 
+LINUX_UNCHECKED = (
+    "requires.min_version: warning: is not checked on Linux: Linux has no version source, so "
+    "app.linux is gated on presence only"
+)
+VENDOR_STUDIO_WARNING = f'examples/vendor-studio.yaml:36:18: ["vendor-studio"].{LINUX_UNCHECKED}'
+GPU_RENDERER_WARNING = f'examples/gpu-renderer.yaml:19:18: ["raytrace-mcp"].{LINUX_UNCHECKED}'
+"""The examples' one warning each: their minimum version is not checked by their Linux block."""
+
+
 def test_check_valid_files() -> None:
     result = run("check", *VALID_EXAMPLES)
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.splitlines() == [
+        VENDOR_STUDIO_WARNING,
         "examples/vendor-studio.yaml: ok (vendor-studio)",
         "examples/linux-tool.yaml: ok (inkwell-mcp)",
+        GPU_RENDERER_WARNING,
         "examples/gpu-renderer.yaml: ok (raytrace-mcp)",
     ]
 
@@ -151,6 +162,7 @@ def test_explain_json_writes_every_fact_in_a_fixed_order() -> None:
         "install": {"brew": "raytrace"},
         "version": None,
         "min_version": "5.0",
+        "version_checked": False,  # Linux has no version source
         "path": place,
         "overrides_file": None,
         "trace": [
@@ -316,8 +328,9 @@ EXIT_HELP = [
     ),
     (
         ("check",),
-        "exit status: 0 when every file is valid; 1 when a file has problems; 2 for a usage "
-        "error or input that cannot be read, such as a missing file.",
+        "exit status: 0 when every file is valid (warnings included, unless --strict); 1 when a "
+        "file has problems, or warnings with --strict; 2 for a usage error or input that cannot "
+        "be read, such as a missing file.",
     ),
     (
         ("explain",),

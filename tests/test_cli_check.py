@@ -17,6 +17,7 @@ import hermes_decl
 from hermes_decl.cli.ci_formats import github_annotation
 from hermes_decl.cli.inputs import DECLARATIONS_FILES, SINGLE_DECLARATION_FILES
 from hermes_decl.errors import Issue
+from tests.test_cli import GPU_RENDERER_WARNING, VENDOR_STUDIO_WARNING
 
 ROOT = Path(__file__).parent.parent
 BROKEN = "examples/broken.yaml"
@@ -210,14 +211,19 @@ def test_files_from_reads_one_path_a_line(tmp_path: Path, from_stdin: bool) -> N
         assert (result.returncode, lines) == (
             0,
             [
+                VENDOR_STUDIO_WARNING,
                 "examples/vendor-studio.yaml: ok (vendor-studio)",
                 "examples/linux-tool.yaml: ok (inkwell-mcp)",
+                GPU_RENDERER_WARNING,
                 "examples/gpu-renderer.yaml: ok (raytrace-mcp)",
             ],
         )
     else:
         assert result.returncode == 1
-        assert [line.split(":", 1)[0] for line in lines] == [BROKEN] * 4
+        assert [line.split(":", 1)[0] for line in lines] == [
+            *[BROKEN] * 4,
+            "examples/gpu-renderer.yaml",
+        ]
 
 
 def test_a_missing_list_and_no_input_are_usage_errors(tmp_path: Path) -> None:
@@ -234,7 +240,11 @@ def test_a_missing_list_and_no_input_are_usage_errors(tmp_path: Path) -> None:
 
 def test_quiet_prints_only_problems() -> None:
     result = run("check", "--quiet", "examples/linux-tool.yaml", "examples/gpu-renderer.yaml")
-    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0,
+        GPU_RENDERER_WARNING + "\n",
+        "",
+    )
 
 
 def test_the_hook_names_match_what_the_readme_tells_authors_to_use() -> None:

@@ -71,7 +71,8 @@ def test_an_invalid_file_is_reported_and_left_alone(tmp_path: Path) -> None:
     result = run("override", "vs", "/opt/vs", "--os", "linux", overrides=target)
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        f"{target}:2:10: vs.linux: must start with /, ~ or $VAR (got 'relative')",
+        f"{target}:2:10: vs.linux: must start with /, ~ or $VAR (got 'relative'; to find a "
+        "command on PATH use {kind: command, name: relative})",
         f"{target}: not changed: fix the problems above first",
     ]
     assert target.read_text() == "vs:\n  linux: relative\n"

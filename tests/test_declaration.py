@@ -251,7 +251,8 @@ CANONICAL = [
     (
         None,
         {"app": True, "min_version": 2.3},
-        "plugin.yaml: requires.min_version: must be a string (got 2.3)",
+        "plugin.yaml: requires.min_version: must be a string (got 2.3; quote it: '2.3', as YAML "
+        "reads an unquoted 3.10 as the number 3.1)",
     ),
     (
         {"linux": {"presence": "executable", "location": "/x"}},

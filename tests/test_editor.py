@@ -30,7 +30,6 @@ from hermes_decl.cli import main
 from hermes_decl.models import AppBlock, Requires
 from hermes_decl.models.app_block import LOCATION_HELP, VERSION_HELP, DarwinAppDef
 from hermes_decl.models.named_declaration import Declaration
-from hermes_decl.schema import NULL_MEANING
 from hermes_decl.schema.files import DIALECTS, Dialect, schema_path
 from tests.editor.lsp import Diagnostic, LanguageServer
 
@@ -298,6 +297,42 @@ def test_completion_offers_each_key_once_and_never_inserts_null(
         assert not re.search(r":\s*\$\{\d+:null\}|:\s*null\b", insert), item
         if item["label"] in expected:
             assert item.get("documentation"), item
-        if item["label"] == "null":  # offered as a value only where null means "absent"
-            assert NULL_MEANING in str(item.get("documentation")), item
+        assert item["label"] != "null", item  # null is valid where it means absent, never offered
     assert not [label for label in labels if label in {"pe_resource", "app_bundle"}]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_hover_on_requires_app_lists_true_and_false(
+    server: LanguageServer, dialect: Dialect
+) -> None:
+    uri = (EDITOR / f"hover-app-{dialect}.yaml").as_uri()
+    modeline = f"# yaml-language-server: $schema={schema_path(dialect).as_uri()}\n"
+    server.open(uri, f"{modeline}s:\n  requires:\n    app: false\n")
+    hover = server.hover(uri, 4, 6)
+    allowed = hover.split("Allowed Values:", 1)[1].split("Source:", 1)[0]
+    # The value written comes first.
+    assert allowed.split() == ["*", "`false`", "*", "`true`"], hover
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_a_null_that_means_absent_is_valid_in_the_editor(
+    server: LanguageServer, dialect: Dialect
+) -> None:
+    uri = (EDITOR / f"nulls-{dialect}.yaml").as_uri()
+    modeline = f"# yaml-language-server: $schema={schema_path(dialect).as_uri()}\n"
+    body = "s:\n  app:\n    darwin:\n      presence: bundle\n      location: /A.app\n"
+    body += "      version: {kind: null}\n  requires: {app: null, gpu: null}\n"
+    assert server.open(uri, modeline + body) == []
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_an_http_install_url_is_one_diagnostic_that_says_https(
+    server: LanguageServer, dialect: Dialect
+) -> None:
+    uri = (EDITOR / f"http-{dialect}.yaml").as_uri()
+    modeline = f"# yaml-language-server: $schema={schema_path(dialect).as_uri()}\n"
+    body = (
+        "s:\n  app:\n    win32:\n      presence: executable\n      location: C:/v.exe\n"
+        "      install: {url: 'http://vendor.example/download'}\n  requires: {app: true}\n"
+    )
+    assert server.open(uri, modeline + body) == [Diagnostic(7, 22, "must be an https:// URL")]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from hermes_decl.declaration import parse_app, parse_declaration
+from hermes_decl.declaration import DeclarationError, parse_app, parse_declaration
 from hermes_decl.loader import load_declarations_text
 from hermes_decl.models import OS_FAMILIES
 
@@ -75,10 +75,34 @@ def test_a_language_1_0_file_loads_to_the_same_models(entry: dict[str, Any]) -> 
         assert as_1_0(declaration.model_dump(mode="json")) == entry["models"][name]
 
 
+REFUSED_SINCE_1_0 = frozenset(
+    {"bundle_not_app", "bad_flatpak_id", "bundle_on_linux", "control_character"}
+)
+"""The codes of the rules language 1.2 added for mistakes that language 1.0 let through."""
+
+
+def _refused_since_1_0(entry: dict[str, Any]) -> set[str] | None:
+    """The codes a recorded declaration is now refused with, or None when it still parses."""
+    try:
+        if entry["entry"] == "app":
+            parse_app(entry["app"], name=entry["name"], where="p.yaml")
+        else:
+            parse_declaration(entry["name"], entry["app"], entry["requires"], where="p.yaml")
+    except DeclarationError as error:
+        return {issue.code for issue in error.issues}
+    return None
+
+
 @pytest.mark.parametrize(
     "entry", CALLS, ids=[f"{index}-{entry['source']}" for index, entry in enumerate(CALLS)]
 )
 def test_a_language_1_0_declaration_parses_to_the_same_model(entry: dict[str, Any]) -> None:
+    refused = _refused_since_1_0(entry)
+    if refused is not None:
+        # Language 1.2 refuses what never worked: a bundle name without .app, a Flatpak id
+        # the install rule refuses, a bundle on Linux, a control character in a path or name.
+        assert refused and refused <= REFUSED_SINCE_1_0, refused
+        return
     if entry["entry"] == "app":
         block = parse_app(entry["app"], name=entry["name"], where="p.yaml")
         assert block is not None

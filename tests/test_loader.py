@@ -572,7 +572,7 @@ def test_duplicate_keys_at_any_depth_are_reported_at_the_second_key() -> None:
             linux:
               presence: executable
               location: /x
-              presence: bundle
+              presence: executable
         """
     )
     assert problems(text) == [("srv.app.linux.presence", "duplicate_key", 6, 7)]
@@ -1271,7 +1271,7 @@ def test_json_looking_text_never_raises_anything_else(text: str) -> None:
         (
             "servers.json",
             '{"srv": {"requires": {"gpu": "nvidia"},}}\n',
-            [("", "json_syntax", 1, 40)],
+            [("", "json_syntax", 1, 39)],  # at the trailing comma
         ),
         (
             "servers.json",

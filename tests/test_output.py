@@ -18,17 +18,18 @@ from hermes_decl.declaration import DeclarationError, Issue
 
 ROOT = Path(__file__).parent.parent
 
-# A server name with a lone surrogate and a terminal title sequence, a declared path with a
-# clear-screen sequence, and a folder name (matched by '*') carrying both.
+# A server name with a lone surrogate and a terminal title sequence, and a folder name (matched
+# by '*') carrying a title and a clear-screen sequence; a declared path cannot carry one (control
+# characters are refused in every path), but what the machine lists can.
 SERVER = "evil\ud800\x1b]0;pwned\x07"
-DECLARED = "/opt/v*\x1b[2J/bin/tool"
+DECLARED = "/opt/v*/bin/tool"
 FOLDER = "v1\x1b]0;pwned\x07\x1b[2J"
 DECLARATION = (
     '"evil\\ud800\\e]0;pwned\\a":\n'
     "  app:\n"
     "    linux:\n"
     "      presence: executable\n"
-    '      location: "/opt/v*\\e[2J/bin/tool"\n'
+    "      location: /opt/v*/bin/tool\n"
     "  requires: {app: true}\n"
 )
 BROKEN = '"evil\\ud800\\e]0;pwned\\a":\n  app: {linux: {presence: "exe\\e[2J"}}\n'
@@ -200,13 +201,13 @@ def test_say_problems_writes_one_escaped_line_per_issue() -> None:
 def test_override_echoes_what_it_added_escaped(tmp_path: Path, environment: dict[str, str]) -> None:
     target = tmp_path / "overrides.yaml"
     result = _run(
-        ["override", "evil\x1b]0;pwned\x07", "/opt/v\x1b[2J/x", "--os", "linux"],
+        ["override", "evil\x1b]0;pwned\x07", "/opt/v/x", "--os", "linux"],
         {**environment, "HERMES_DECL_OVERRIDES": str(target)},
     )
     assert (result.returncode, result.stderr) == (0, b"")
     assert _controls(result.stdout) == []
     assert result.stdout.decode("ascii") == (
-        f"{target}: evil\\x1b]0;pwned\\x07: linux: added /opt/v\\x1b[2J/x, tried first{os.linesep}"
+        f"{target}: evil\\x1b]0;pwned\\x07: linux: added /opt/v/x, tried first{os.linesep}"
     )
 
 

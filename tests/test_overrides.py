@@ -211,7 +211,7 @@ INVALID: list[tuple[str, str, list[str] | None]] = [
         "vs:\n  win32: '\\\\srv\\share\\vs.exe'\n",
         [
             "o.yaml:2:10: vs.win32: must not start with two separators: UNC, device and "
-            "network paths are not allowed (got '\\\\\\\\srv\\\\share\\\\vs.exe')"
+            "network paths are not allowed (got '\\\\srv\\share\\vs.exe')"
         ],
     ),
     (

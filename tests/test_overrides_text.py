@@ -92,8 +92,9 @@ def test_a_file_that_cannot_be_edited_line_by_line_is_written_afresh(text: str) 
 def test_an_invalid_file_is_never_rewritten() -> None:
     with pytest.raises(DeclarationError) as raised:
         with_override("vs:\n  linux: relative\n", "vs", "linux", "/x", where="o.yaml")
-    assert (
-        str(raised.value) == "o.yaml:2:10: vs.linux: must start with /, ~ or $VAR (got 'relative')"
+    assert str(raised.value) == (
+        "o.yaml:2:10: vs.linux: must start with /, ~ or $VAR (got 'relative'; to find a command "
+        "on PATH use {kind: command, name: relative})"
     )
 
 

@@ -101,7 +101,6 @@ VALID_PATHS: dict[str, tuple[str, str, str]] = {
     "win32-device-inside-a-name": ("win32", r"C:\Vendor\xNUL\conx.exe", ""),
     "win32-dotless-i-is-no-device": ("win32", "C:\\Vendor\\con\u0131n$", ""),
     "win32-leading-space-is-no-device": ("win32", r"C:\Vendor\ CON\vendor.exe", ""),
-    "win32-tab-before-extension-is-no-device": ("win32", "C:\\Vendor\\CON\t.txt", ""),
     "darwin-device-name": ("darwin", "/Volumes/CON/Vendor.app", ""),
     "linux-device-name": ("linux", "/opt/nul/aux.sh", ""),
 }

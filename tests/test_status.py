@@ -185,8 +185,8 @@ ROWS: dict[str, Row] = {
         lambda: FakeHost("darwin").add_bundle("/Applications/Vendor.app"),
         UP,
         StatusState.VERSION_TOO_OLD,
-        f"{NAME} is installed, but its version could not be read; version 2.0 or newer is "
-        f"required. Update {NAME}, then try again.",
+        f"{NAME} is installed at /Applications/Vendor.app, but no version could be read from it; "
+        f"version 2.0 or newer is required. Check that it is {NAME} 2.0 or newer, then try again.",
         DECLS["darwin-old"],
         asks_connection=False,
     ),

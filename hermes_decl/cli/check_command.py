@@ -12,6 +12,7 @@ from typing import Any
 from hermes_decl.cli.ci_formats import Problem
 from hermes_decl.cli.command import (
     EXIT_OK,
+    EXIT_PROBLEMS,
     EXIT_USAGE,
     Command,
     add_selection_arguments,
@@ -25,7 +26,7 @@ from hermes_decl.cli.inputs import (
     StandardInput,
     expand,
     label,
-    load,
+    load_checked,
 )
 from hermes_decl.cli.output import Output
 
@@ -67,6 +68,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="print only problems, no line per valid file"
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 on warnings too (a valid but doubtful declaration)",
+    )
 
 
 def _sources(args: argparse.Namespace, stdin: StandardInput, err: Output) -> list[str] | None:
@@ -106,16 +112,18 @@ def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
     problems: list[Problem] = []
     for source in sources:
         where = label(source)
-        declarations, error = load(
+        declarations, error, warnings = load_checked(
             source,
             at=args.at,
             single=args.single,
             stdin=stdin,
             follow_symlinks=args.follow_symlinks,
         )
-        issues = error.issues if error is not None else ()
+        issues = (*(error.issues if error is not None else ()), *warnings)
         if error is not None:
             status = max(status, failure_status(error))
+        elif warnings and args.strict:
+            status = max(status, EXIT_PROBLEMS)
         problems.extend((where, issue) for issue in issues)
         report.append(
             {
@@ -129,7 +137,9 @@ def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
             continue
         if error is not None:
             out.error(error)
-        elif not args.quiet:
+        for warning in warnings:
+            out.issue(warning, where)
+        if error is None and not args.quiet:
             names = ", ".join(sorted(declarations)) or "no servers"
             out.line(f"{out.style(where, 'place')}: {out.style('ok', 'good')} ({names})")
     if args.format == "json":
@@ -155,6 +165,7 @@ CHECK = Command(
     "plugin manifests.",
     _add_arguments,
     _check,
-    "exit status: 0 when every file is valid; 1 when a file has problems; 2 for a usage "
-    "error or input that cannot be read, such as a missing file.",
+    "exit status: 0 when every file is valid (warnings included, unless --strict); 1 when a "
+    "file has problems, or warnings with --strict; 2 for a usage error or input that cannot be "
+    "read, such as a missing file.",
 )

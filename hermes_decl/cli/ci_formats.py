@@ -38,7 +38,8 @@ def _summary(issue: Issue) -> str:
 
 
 def github_annotation(where: str, issue: Issue) -> str:
-    """One ``::error`` workflow command for a problem, escaped as GitHub's rules say."""
+    """One ``::error`` (or ``::warning``) workflow command for a problem, escaped as GitHub's
+    rules say."""
     properties = [f"file={_escape_property(where)}"]
     end_line, end_column = end_of(issue)
     if issue.line is not None and issue.column is not None:
@@ -47,7 +48,8 @@ def github_annotation(where: str, issue: Issue) -> str:
         if end_line is not None and end_line != issue.line:
             properties.append(f"endLine={end_line}")
         properties.append(f"endColumn={end_column}")
-    return f"::error {','.join(properties)}::{_escape_data(_summary(issue))}"
+    command = "warning" if issue.severity == "warning" else "error"
+    return f"::{command} {','.join(properties)}::{_escape_data(_summary(issue))}"
 
 
 def _uri(where: str) -> str:
@@ -67,7 +69,7 @@ def _sarif_result(where: str, issue: Issue) -> dict[str, Any]:
         }
     return {
         "ruleId": issue.code,
-        "level": "error",
+        "level": "warning" if issue.severity == "warning" else "error",
         "message": {"text": _summary(issue)},
         "locations": [{"physicalLocation": location}],
     }

@@ -54,7 +54,7 @@ def issue_json(issue: Issue, where: str) -> dict[str, Any]:
         "end_column": end_column,
         "loc": issue.loc,
         "code": issue.code,
-        "severity": "error",
+        "severity": issue.severity,
         "message": issue.message,
         "hint": None,
     }

@@ -65,6 +65,7 @@ _JSON_ORDER = (
     "install",
     "version",
     "min_version",
+    "version_checked",
     "path",
     "overrides_file",
     "trace",
@@ -123,6 +124,8 @@ def _print_explanation(server: str, path: str, result: Availability, out: Output
     if result.version is not None or result.state.value == "version_too_old":
         minimum = f" (minimum {result.min_version})" if result.min_version else ""
         out.line(f"  version:  {result.version or 'unreadable'}{minimum}")
+    elif result.min_version and result.state.value == "available" and not result.version_checked:
+        out.line(f"  version:  not checked on {result.os_family} (it has no version source)")
     if result.path is not None:
         out.line(f"  path:     {result.path}")
     if result.overrides_file is not None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hermes_decl.errors import DeclarationError
+    from hermes_decl.errors import DeclarationError, Issue
     from hermes_decl.loader import Document
     from hermes_decl.models import Declaration
 
@@ -126,7 +126,7 @@ def _first_not_a_server(data: object) -> tuple[str, ...] | None:
 
 def _single(document: Document, name: str) -> dict[str, Declaration]:
     """The one ``{app, requires}`` declaration a document holds, named ``name``."""
-    from hermes_decl.errors import DeclarationError, Issue
+    from hermes_decl.errors import DeclarationError
     from hermes_decl.loader.declarations import _server
     from hermes_decl.loader.document import _UNREAD_CODES, _in_reading_order
 
@@ -149,7 +149,24 @@ def load(
     stdin: StandardInput,
     follow_symlinks: bool = True,
 ) -> tuple[dict[str, Declaration], DeclarationError | None]:
-    """The declarations of one source by server name, or none and the source's problems.
+    """The declarations of one source by server name, or none and the source's problems."""
+    declarations, error, _ = load_checked(
+        source, at=at, single=single, stdin=stdin, lint=False, follow_symlinks=follow_symlinks
+    )
+    return declarations, error
+
+
+def load_checked(
+    source: str,
+    *,
+    at: str | None,
+    single: bool,
+    stdin: StandardInput,
+    lint: bool = True,
+    follow_symlinks: bool = True,
+) -> tuple[dict[str, Declaration], DeclarationError | None, tuple[Issue, ...]]:
+    """``load``, and with ``lint`` the source's warnings (``hermes_decl.lint``) beside it: its
+    declarations by server name, its problems (or None), and its warnings.
 
     Without ``follow_symlinks`` a link out of its folder is refused unread. A document that is
     not a mapping of server names to mappings is one problem that quotes none of its values.
@@ -157,6 +174,7 @@ def load(
     from hermes_decl.errors import DeclarationError, Issue
     from hermes_decl.loader import declarations_from, manifest_declarations
 
+    base: tuple[str, ...] | None
     try:
         if not follow_symlinks and link_outside_folder(source):
             issue = Issue("", "symlink_outside_folder", SYMLINK_OUTSIDE_MESSAGE)
@@ -164,20 +182,66 @@ def load(
         document = _read(source, stdin)
         if single:
             name = STDIN_SERVER if source == STDIN else Path(source).stem
-            return _single(document, name), None
-        if at is None and Path(source).name in MANIFEST_NAMES:
-            return manifest_declarations(document), None
-        if at is None and _holds_one_declaration(document.data):
+            found, base = _single(document, name), None
+        elif at is None and Path(source).name in MANIFEST_NAMES:
+            from hermes_decl.loader.manifest import SERVERS_PATH
+
+            found, base = manifest_declarations(document), SERVERS_PATH
+        elif at is None and _holds_one_declaration(document.data):
             line, column = document.position(())
             issue = Issue("", "single_declaration", SINGLE_MESSAGE, line, column)
             raise DeclarationError(document.where, [issue])
-        read_whole = document.data is not None and not document.issues
-        wrong = _first_not_a_server(document.data) if at is None and read_whole else None
-        if wrong is not None:
-            # One problem for the document, placed where it first goes wrong, as editors flag it.
-            line, column = document.position(wrong)
-            issue = Issue("", "not_declarations", NOT_DECLARATIONS_MESSAGE, line, column)
-            raise DeclarationError(document.where, [issue])
-        return declarations_from(document, at=at), None
+        else:
+            read_whole = document.data is not None and not document.issues
+            wrong = _first_not_a_server(document.data) if at is None and read_whole else None
+            if wrong is not None:
+                # One problem for the document, placed where it first goes wrong, as editors flag.
+                line, column = document.position(wrong)
+                issue = Issue("", "not_declarations", NOT_DECLARATIONS_MESSAGE, line, column)
+                raise DeclarationError(document.where, [issue])
+            from hermes_decl.loader.declarations import _selection
+
+            found, base = declarations_from(document, at=at), _selection(at)
     except DeclarationError as error:
-        return {}, error
+        warnings = _modeline_warnings(source) if lint and not _unreadable(error) else ()
+        return {}, error, warnings
+    if not lint:
+        return found, None, ()
+    return found, None, _warnings(source, document, found, base)
+
+
+def _unreadable(error: DeclarationError) -> bool:
+    from hermes_decl.cli.command import UNREADABLE_CODES
+
+    return any(issue.code in UNREADABLE_CODES for issue in error.issues)
+
+
+def _modeline_warnings(source: str) -> tuple[Issue, ...]:
+    """The warning of a ``$schema`` modeline naming no file, read from the file's text."""
+    from hermes_decl.lint import modeline_warnings
+    from hermes_decl.loader import MAX_BYTES
+
+    if source == STDIN:
+        return ()
+    try:
+        with open(source, "rb") as file:
+            text = file.read(MAX_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ()
+    return modeline_warnings(text, source)
+
+
+def _warnings(
+    source: str,
+    document: Document,
+    found: Mapping[str, Declaration],
+    base: tuple[str, ...] | None,
+) -> tuple[Issue, ...]:
+    """Every warning of a valid source: its modeline's, then each declaration's."""
+    from hermes_decl.lint import declaration_warnings
+
+    servers = {
+        name: (() if base is None else (*base, name), declaration)
+        for name, declaration in found.items()
+    }
+    return _modeline_warnings(source) + declaration_warnings(document, servers)

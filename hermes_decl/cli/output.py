@@ -115,14 +115,16 @@ class Output:
         say(self.stream, text, after_escaping=lambda safe: _MARKED.sub("\x1b[\\1m", safe))
 
     def issue(self, issue: Issue, where: str) -> None:
-        """One problem: ``file:line:column: location: message``, place, key and hint styled."""
+        """One problem: ``file:line:column: location: message``, place, key and hint styled
+        (a warning's message after ``warning:``)."""
         place = where if issue.line is None else f"{where}:{issue.line}:{issue.column}"
         message = issue.message
         hint = _HINT.search(message)
         if hint is not None:
             message = message[: hint.start()] + " (" + self.style(hint["hint"], "hint") + ")"
         loc = f"{self.style(issue.loc, 'loc')}: " if issue.loc else ""
-        self.line(f"{self.style(place, 'place')}: {loc}{message}")
+        tier = "warning: " if issue.severity == "warning" else ""
+        self.line(f"{self.style(place, 'place')}: {loc}{tier}{message}")
 
     def error(self, error: DeclarationError) -> None:
         """Every problem of a ``DeclarationError``."""

@@ -12,6 +12,7 @@ from hermes_decl.loader.collection import paused_collection
 from hermes_decl.loader.document import (
     _AT_KEY_CODES,
     _UNREAD_CODES,
+    ESCAPE_HINT,
     SERVER_KEYS,
     STRING_WHERE,
     Document,
@@ -88,7 +89,35 @@ def _placed(document: Document, server: DataPath, error: DeclarationError) -> It
         else:
             path = (*server, *issue.path)
             at = document.position(path, key=issue.code in _AT_KEY_CODES)
-        yield Issue(dotted(path), issue.code, issue.message, *at, path=path)
+        message = issue.message
+        if issue.code == "control_character" and _escaped_by_mistake(document, path):
+            message = _with_hint(message, ESCAPE_HINT)
+        yield Issue(dotted(path), issue.code, message, *at, path=path)
+
+
+_LETTER_ESCAPES = frozenset("\x00\x07\x08\t\n\x0b\x0c\r\x1b\x85\u2028\u2029")
+"""What YAML's one-letter escapes (``\\0 \\a \\b \\t \\n \\v \\f \\r \\e \\N \\L \\P``) make: a
+Windows path written in double quotes (``"C:\\tools\\new"``) turns its backslashes into these."""
+
+
+def _escaped_by_mistake(document: Document, path: DataPath) -> bool:
+    """Whether a value is a double-quoted scalar holding a character a one-letter escape makes."""
+    if not document.double_quoted(path):
+        return False
+    value: object = document.data
+    for step in path:
+        if isinstance(value, Mapping):
+            value = value.get(step)
+        elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
+            value = value[step]
+        else:
+            return False
+    return isinstance(value, str) and not _LETTER_ESCAPES.isdisjoint(value)
+
+
+def _with_hint(message: str, hint: str) -> str:
+    """A message with one more hint inside its closing parenthesis (or in one of its own)."""
+    return f"{message[:-1]}; {hint})" if message.endswith(")") else f"{message} ({hint})"
 
 
 ServerParser = Callable[[Document, DataPath, str, Mapping[object, object]], Declaration]

@@ -29,6 +29,9 @@ Position = tuple[int, int]
 """A 1-based ``(line, column)``, as editors show them."""
 
 STRING_WHERE = "<string>"
+ESCAPE_HINT = "in double quotes '\\' starts an escape: use single quotes or '/'"
+"""The fix for a Windows path written in double quotes (``"C:\\tools"``), where each '\\' starts an
+escape: what a control character it made, and YAML's refusal of an unknown escape, are told."""
 SERVER_KEYS = ("app", "requires")
 
 _TAG_PREFIX = "tag:yaml.org,2002:"
@@ -52,12 +55,14 @@ _SKIP = _Skip()
 class _Spot:
     """Where one value sits, and where its children and (for a mapping) their keys sit."""
 
-    __slots__ = ("at", "children", "keys")
+    __slots__ = ("at", "children", "double_quoted", "keys")
 
-    def __init__(self, at: Position) -> None:
+    def __init__(self, at: Position, *, double_quoted: bool = False) -> None:
         self.at = at
         self.children: dict[object, _Spot] = {}
         self.keys: dict[object, Position] = {}
+        self.double_quoted = double_quoted
+        """Whether the value is a double-quoted YAML scalar, where '\\' starts an escape."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,11 @@ class Document:
         """Where the value at a data path starts, or None when the path is not in the document."""
         spot = self._find(path)
         return spot.at if spot is not None else None
+
+    def double_quoted(self, path: Sequence[str | int]) -> bool:
+        """Whether the value at a data path was written as a double-quoted YAML scalar."""
+        spot = self._find(path)
+        return spot is not None and spot.double_quoted
 
     def key_position(self, path: Sequence[str | int]) -> Position | None:
         """Where the mapping key naming a data path is written, or None when there is none."""

@@ -21,6 +21,9 @@ from hermes_decl.loader.yaml_reader import _too_deep
 JSON_SPACE = re.compile(r"[ \t\n\r]*")
 """The whitespace JSON allows between tokens."""
 _JSON = json.JSONDecoder()
+TRAILING_COMMA = (
+    "Trailing comma before '{closing}' (remove it: JSON allows no comma after the last item)"
+)
 
 
 class _JsonSyntax(Exception):
@@ -43,6 +46,14 @@ class _JsonReader:
     def _skip(self, offset: int) -> int:
         match = JSON_SPACE.match(self.text, offset)
         return match.end() if match else offset
+
+    def _after_comma(self, comma: int, closing: str) -> int:
+        """Where the next item starts after the comma at ``comma``; a comma right before the
+        ``closing`` bracket is reported at the comma itself, where the fix is."""
+        offset = self._skip(comma + 1)
+        if self.text.startswith(closing, offset):
+            raise _JsonSyntax(TRAILING_COMMA.format(closing=closing), comma)
+        return offset
 
     def document(self) -> tuple[object, _Spot]:
         data, spot, end = self.value(self._skip(0), (), 0)
@@ -99,7 +110,7 @@ class _JsonReader:
             spot.keys[key] = key_at
             offset = self._skip(offset)
             if self.text.startswith(",", offset):
-                offset = self._skip(offset + 1)
+                offset = self._after_comma(offset, "}")
             elif self.text.startswith("}", offset):
                 return data, spot, offset + 1
             else:
@@ -119,7 +130,7 @@ class _JsonReader:
             spot.children[index] = child
             offset = self._skip(offset)
             if self.text.startswith(",", offset):
-                offset = self._skip(offset + 1)
+                offset = self._after_comma(offset, "]")
             elif self.text.startswith("]", offset):
                 return data, spot, offset + 1
             else:

@@ -21,6 +21,7 @@ from hermes_decl.loader.document import (
     _STANDARD_TAGS,
     _STR,
     _VALUE,
+    ESCAPE_HINT,
     MAX_ALIAS_NODES,
     MAX_DEPTH,
     Document,
@@ -200,7 +201,8 @@ class _Builder:
             if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
                 return self._sequence(node, path, depth, at)
             value = self._other(node, path, depth, at)
-            return (None if value is _SKIP else value), _Spot(at)
+            quoted = isinstance(node, yaml.ScalarNode) and node.style == '"'
+            return (None if value is _SKIP else value), _Spot(at, double_quoted=quoted)
         finally:
             self._expansion = outer
 
@@ -383,15 +385,35 @@ class _Builder:
             self._count(child, path, depth + 1, at)
 
 
+SYNTAX_HINTS = (
+    ("found unknown escape character", ESCAPE_HINT),
+    ("expected escape sequence", ESCAPE_HINT),
+    (
+        "found character '%' that cannot start any token",
+        "a value starting with '%' must be quoted: '%ProgramFiles%/Vendor/vendor.exe'",
+    ),
+    (
+        "found character '\\t' that cannot start any token",
+        "indent with spaces: YAML allows no tabs there",
+    ),
+)
+"""The fix for each YAML syntax error an author commonly meets, by the start of its problem."""
+
+
 def _syntax_issue(error: yaml.MarkedYAMLError) -> Issue:
     mark = error.problem_mark or error.context_mark
     message = f"is not valid YAML: {error.problem or error.context or 'could not be read'}"
+    details = []
     if error.problem and error.context:
-        message += f" ({error.context}"
+        details.append(error.context)
         if error.context_mark is not None:
             line, column = _mark(error.context_mark)
-            message += f" at line {line}, column {column}"
-        message += ")"
+            details[0] += f" at line {line}, column {column}"
+    details.extend(
+        hint for start, hint in SYNTAX_HINTS if error.problem and error.problem.startswith(start)
+    )
+    if details:
+        message += f" ({'; '.join(details)})"
     return _issue((), "yaml_syntax", message, _mark(mark) if mark is not None else None)
 
 

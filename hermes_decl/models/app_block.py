@@ -124,6 +124,49 @@ class _NoOsVersionOnLinux(RuleObject):
         return core_schema.str_schema(pattern="^$", min_length=1)
 
 
+BUNDLE_ON_LINUX = (
+    "must be 'executable' under app.linux: a bundle is a macOS application folder "
+    "(Something.app), which Linux does not have"
+)
+"""What is said of ``presence: bundle`` under ``linux``."""
+
+
+class _NoBundleOnLinux(RuleObject):
+    """``presence`` under ``linux``: ``bundle`` is refused, saying why (after the choice itself
+    is checked, so a misspelt presence is still told its choices)."""
+
+    MODE = "after"
+
+    def check(self, value: Any) -> Any:
+        """The presence, unless it is ``bundle``."""
+        if value == "bundle":
+            fail("bundle_on_linux", BUNDLE_ON_LINUX, value)
+        return value
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        generated = renderer.generate_inner(schema["schema"])
+        add_rule(
+            generated,
+            {
+                "$comment": "bundle_on_linux",
+                "if": {"const": "bundle"},
+                "then": refusal(BUNDLE_ON_LINUX),
+            },
+        )
+        return generated
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        """The block's bundle variant is refused here, explained by the explaining schema."""
+        if presence == "bundle":
+            return core_schema.str_schema(pattern="^$", min_length=1)
+        return derivation.node(schema["schema"], presence)
+
+
+LinuxPresence = Annotated[
+    Presence, one_of(("executable", "bundle")), Meanings(PRESENCE_MEANINGS), _NoBundleOnLinux()
+]
+
+
 class AppDef(FrozenModel):
     """How to find, version and reach the application on one OS family."""
 
@@ -231,6 +274,9 @@ def _app_def_for(os_family: OsFamily) -> type[AppDef]:
             default=NO_LIVENESS, description=LIVENESS_HELP
         )
         if os_family == "linux":
+            presence: LinuxPresence = Field(
+                description="What the application is on disk: a regular file (a bundle is macOS's)."
+            )
             min_os_version: Annotated[None, _NoOsVersionOnLinux()] = Field(
                 default=None, description=LINUX_MIN_OS_VERSION_HELP
             )

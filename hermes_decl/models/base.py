@@ -95,6 +95,8 @@ def _unknown_key(key: str, value: object, accepted: tuple[str, ...]) -> InitErro
     """An unknown key, reported at the key itself, with the closest valid key as a suggestion."""
     suggestion = did_you_mean(key, accepted)
     hint = f"did you mean {suggestion!r}?" if suggestion else f"expected {choices(accepted)}"
+    if key == "requires" and ("presence" in accepted or "win32" in accepted):
+        hint = f"{hint}; 'requires' belongs beside 'app', under the server name"
     return InitErrorDetails(
         type=problem("unknown_key", "unknown key", hint=hint), loc=(key,), input=value
     )

@@ -16,10 +16,11 @@ from typing import Literal, NamedTuple
 from hermes_decl.models import path_atoms
 from hermes_decl.models.common import OsFamily
 from hermes_decl.models.path_atoms import SEPARATORS, WINDOWS_DEVICE_NAMES
-from hermes_decl.models.text_rules import SPACE_CLASS
+from hermes_decl.models.text_rules import C0_C1_CLASS, PLAIN_SPACE_CLASS, SPACE_CLASS
 
-NEVER_IN_SEGMENT = SEPARATORS + r"\u0000"
-"""A separator ends a segment; a NUL is never valid anywhere."""
+NEVER_IN_SEGMENT = SEPARATORS + C0_C1_CLASS
+"""A separator ends a segment; a control character is never valid anywhere (a path's
+surrounding whitespace is stripped before its pattern is matched)."""
 UNSTRIPPABLE = r"\u001c-\u001f"
 """The characters Python's ``str.strip`` removes and Rust's ``trim`` keeps (the information
 separators): a value holding one is left to the explaining check."""
@@ -161,7 +162,7 @@ def device_free(segment: Segment, *, names: Iterable[str], nonblank: bool = Fals
         options = _alternatives([(c, plain(child, False)) for c, child in node.children.items()])
         if at_root and nonblank:
             options.append(segment.free("." + following(node) + SPACE_CLASS))
-            options.append(f"[{SPACE_CLASS}]+{segment.free(SPACE_CLASS)}")
+            options.append(f"[{PLAIN_SPACE_CLASS}]+{segment.free(SPACE_CLASS)}")
         elif at_root:
             options.append(segment.free("." + following(node)))
         elif node.complete:
@@ -175,7 +176,7 @@ def device_free(segment: Segment, *, names: Iterable[str], nonblank: bool = Fals
     def star(node: _Node, at_root: bool) -> str:
         options = _alternatives([(c, star(child, False)) for c, child in node.children.items()])
         if at_root and nonblank:
-            options.append(f"[{SPACE_CLASS}]*\\*")
+            options.append(f"[{PLAIN_SPACE_CLASS}]*\\*")
         elif node.complete and not at_root:
             options.append(" *\\*")
         else:
@@ -279,13 +280,14 @@ def relative_file() -> str:
 
 
 def bare_name() -> str:
-    """A name without '/', '\\\\', ':' or NUL, with something besides whitespace, and not '..'
-    once stripped: either it holds a character that is neither whitespace nor '.', or, stripped,
-    it is '.' or a '.' and a '.' with dots or whitespace between."""
-    allowed = r"[^\u0000\\/:]"
-    telling = f"[^\\u0000\\\\/:.{SPACE_CLASS}]"
-    space = f"[{SPACE_CLASS}]"
-    dots = f"{space}*\\.(?:[.{SPACE_CLASS}]+\\.)?{space}*"
+    """A name without '/', '\\\\', ':' or a control character, with something besides
+    whitespace, and not '..' once stripped: either it holds a character that is neither
+    whitespace nor '.', or, stripped, it is '.' or a '.' and a '.' with dots or whitespace
+    between."""
+    allowed = f"[^{C0_C1_CLASS}\\\\/:]"
+    telling = f"[^{C0_C1_CLASS}\\\\/:.{SPACE_CLASS}]"
+    space = f"[{PLAIN_SPACE_CLASS}]"
+    dots = f"{space}*\\.(?:[.{PLAIN_SPACE_CLASS}]+\\.)?{space}*"
     return f"^(?:{allowed}*{telling}{allowed}*|{dots})$"
 
 

@@ -20,13 +20,14 @@ from hermes_decl.models.editor_schema import (
 )
 from hermes_decl.models.kinds import KindVariant, kind_union
 from hermes_decl.models.one_or_list import OneOrListRule
-from hermes_decl.models.path_rules import BARE_NAME, LOCATION_PATHS, RELATIVE_FILE
+from hermes_decl.models.path_rules import APP_BUNDLE_NAME, BARE_NAME, LOCATION_PATHS, RELATIVE_FILE
 from hermes_decl.models.rule_object import (
     Derivation,
     Node,
     Renderer,
     RuleObject,
 )
+from hermes_decl.models.text_rules import FLATPAK_APP_ID
 
 BareName = Annotated[str, BARE_NAME]
 RelativeFile = Annotated[str, RELATIVE_FILE]
@@ -134,7 +135,9 @@ class AppBundleLocation(KindLocation):
     kind: Literal["app_bundle"] = Field(
         description="Find a bundle in /Applications or ~/Applications."
     )
-    name: BareName = Field(description="The bundle's folder name.", examples=["Vendor.app"])
+    name: Annotated[str, APP_BUNDLE_NAME] = Field(
+        description="The bundle's folder name, ending in '.app'.", examples=["Vendor.app"]
+    )
 
 
 class FlatpakLocation(KindLocation):
@@ -145,7 +148,10 @@ class FlatpakLocation(KindLocation):
     KEY: ClassVar[str] = "app_id"
     PRESENCE: ClassVar[Presence] = "executable"
     kind: Literal["flatpak"] = Field(description="Find a Flatpak export, system-wide or per user.")
-    app_id: BareName = Field(description="The Flatpak application id.", examples=["com.vendor.App"])
+    app_id: Annotated[str, FLATPAK_APP_ID] = Field(
+        description="The Flatpak application id, as its install hint takes it.",
+        examples=["com.vendor.App"],
+    )
 
 
 class SnapLocation(KindLocation):

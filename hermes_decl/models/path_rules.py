@@ -20,9 +20,11 @@ from pydantic_core import CoreSchema, core_schema
 from hermes_decl.models import fast_patterns, path_atoms, rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail
 from hermes_decl.models.text_rules import (
+    C0_C1_CLASS,
     DOTTED,
     DOTTED_VERSION,
     END,
+    PLAIN_SPACE_CLASS,
     SPACE_CLASS,
     Accept,
     TextRule,
@@ -49,6 +51,21 @@ PATH_TOO_LONG_RULE = TextRule(
 
 BLANK_RULE = TextRule("blank", f"[^{SPACE_CLASS}]", rules.BLANK)
 """Something besides whitespace (searched anywhere, as JSON Schema patterns are)."""
+
+CONTROL_RULE = TextRule("control_character", f"^[^{C0_C1_CLASS}]*{END}", rules.CONTROL)
+"""No control character anywhere (a name or a file, kept as written)."""
+
+_HARD_CONTROL = r"\u0000-\u0008\u000e-\u001b\u007f-\u0084\u0086-\u009f"
+"""The control characters that ``str.strip`` never removes."""
+_SOFT_CONTROL = r"\u0009-\u000d\u001c-\u001f\u0085"
+"""The control characters that ``str.strip`` removes, and so refused only inside a path."""
+
+_INSIDE = f"[^{SPACE_CLASS}][{PLAIN_SPACE_CLASS}]*[{_SOFT_CONTROL}][{SPACE_CLASS}]*[^{SPACE_CLASS}]"
+"""A control character ``str.strip`` removes, with something besides whitespace either side."""
+PATH_CONTROL_RULE = TextRule(
+    "control_character", f"^(?!{_ANY}[{_HARD_CONTROL}])(?!{_ANY}{_INSIDE})", rules.CONTROL
+)
+"""No control character in a path once it is stripped of surrounding whitespace."""
 
 
 def _parent_segment(dots: str, *, stripped: bool) -> str:
@@ -114,6 +131,7 @@ def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
         PATH_TOO_LONG_RULE,
         BLANK_RULE,
         TextRule("path_nul", r"^[^\u0000]*" + END, rules.PATH_NUL),
+        PATH_CONTROL_RULE,
         TextRule("path_network", f"^{_WS}(?![{SPACE_CLASS}]|{_SEP}{_SEP})", rules.PATH_NETWORK),
         TextRule("path_url", NOT_A_URL, rules.PATH_URL),
         TextRule("path_parent", _parent_segment(dots, stripped=True), rules.PATH_PARENT),
@@ -123,6 +141,13 @@ def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
         patterns.append(TextRule("path_star", r"^[^*]*" + END, rules.PATH_STAR))
     if os_family == "win32":
         patterns.append(_device_segment(stripped=True))
+        patterns.append(
+            TextRule(
+                "path_powershell_variable",
+                f"^{_WS}(?![$][Ee][Nn][Vv]:[A-Za-z_])",
+                rules.POWERSHELL_VARIABLE,
+            )
+        )
     patterns.append(TextRule("path_not_rooted", f"^{_WS}(?:{'|'.join(roots)})", rooted))
     network = _network_roots(os_family)
     if network is not None:
@@ -211,16 +236,28 @@ BARE_NAME = TextRules(
         BLANK_RULE,
         TextRule("bad_name", r"^[^\u0000\\/:]*" + END, rules.BAD_NAME),
         TextRule("bad_name", f"^(?!{_WS}\\.\\.{_WS}{END})", rules.BAD_NAME),
+        CONTROL_RULE,
     ),
     Accept(fast_patterns.bare_name()),
     rules.bare_name,
 )
-"""The name a location kind looks for (a command, a bundle, an app id, an entry's prefix)."""
+"""The name a location kind looks for (a command, an entry's prefix)."""
+
+APP_BUNDLE_NAME = TextRules(
+    (
+        *BARE_NAME.rules,
+        TextRule("bundle_not_app", rf"^[\s\S]*\.app{END}", rules.BUNDLE_NOT_APP),
+    ),
+    Accept(f"^[^{C0_C1_CLASS}\\\\/:]*\\.app$"),
+    rules.bundle_name,
+)
+"""An ``app_bundle`` name: a bare name ending in ``.app`` (a bundle's folder)."""
 
 RELATIVE_FILE = TextRules(
     (
         BLANK_RULE,
         TextRule("bad_file", f"^{_SEGMENT}(?:{_SEP}{_SEGMENT})*{END}", rules.BAD_FILE),
+        CONTROL_RULE,
         _device_segment(stripped=False),
     ),
     Accept(

@@ -88,7 +88,8 @@ class _MinimumNeedsApp(KeptRule):
                     "required": ["min_version"],
                     "properties": {
                         "min_version": {"type": "string"},
-                        "app": {"enum": [False, None]},
+                        # false or null, said without an enum that hover would list
+                        "app": {"type": ["boolean", "null"], "not": {"const": True}},
                     },
                 },
                 "then": {"properties": {"min_version": refusal(MIN_VERSION_NEEDS_APP)}},

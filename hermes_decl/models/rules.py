@@ -19,8 +19,14 @@ from hermes_decl.models.path_atoms import (
     network_root_words,
     spellings,
 )
+from hermes_decl.models.text_rules import C0_C1_CLASS
 
 _SEPARATORS = re.compile(path_atoms.SEPARATOR)
+_CONTROL = re.compile(f"[{C0_C1_CLASS}]")
+_POWERSHELL_VARIABLE = re.compile(r"\$env:(?P<name>[A-Za-z_][A-Za-z0-9_()]*)", re.IGNORECASE)
+_COMMAND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
+_LONGEST_HINTED_COMMAND = 64
+"""The longest text a hint calls a command name (a message stays short)."""
 _DOUBLE_SEPARATOR_START = re.compile(path_atoms.SEPARATOR + "{2}")
 DRIVE_ROOT = re.compile(path_atoms.DRIVE_ROOT)
 _SCHEME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
@@ -43,6 +49,7 @@ MAX_PATH_CHARS = 4096
 BLANK = "must not be blank"
 PATH_TOO_LONG = f"must be at most {MAX_PATH_CHARS} characters long"
 PATH_NUL = "must not contain a NUL character"
+CONTROL = "must not contain control characters such as a tab or a line break"
 PATH_NETWORK = "must not start with two separators: UNC, device and network paths are not allowed"
 PATH_URL = "must be a file path, not a URL"
 PATH_PARENT = "must not contain a '..' segment"
@@ -55,6 +62,7 @@ PATH_NETWORK_ROOT = (
     "looking there would contact that host; name a local folder"
 )
 WINDOWS_VARIABLE = "%VAR% is a Windows form; under app.{os_family} start with /, ~ or $VAR"
+POWERSHELL_VARIABLE = "must not start with $env:NAME, which only PowerShell expands; use %NAME%"
 BAD_NAME = "must be a bare name without '/', '\\' or ':', and not '..'"
 BAD_FILE = (
     "must be a relative path inside the install folder: no leading separator, no ':', "
@@ -178,6 +186,8 @@ def location_path(raw: str, os_family: OsFamily, *, allow_star: bool = True) -> 
         fail("blank", BLANK, raw)
     if "\x00" in text:
         fail("path_nul", PATH_NUL, text)
+    if _CONTROL.search(text):
+        fail("control_character", CONTROL, text)
     if _DOUBLE_SEPARATOR_START.match(text):
         fail("path_network", PATH_NETWORK, text)
     if _has_url_scheme(text):
@@ -190,16 +200,46 @@ def location_path(raw: str, os_family: OsFamily, *, allow_star: bool = True) -> 
         fail("path_star", PATH_STAR, text)
     if os_family == "win32" and (device := device_segment(text)) is not None:
         fail("path_device", DEVICE_SEGMENT_MESSAGE, text, hint=_names_device(device))
+    if os_family == "win32" and (shell := _POWERSHELL_VARIABLE.match(text)) is not None:
+        meant = f"%{shell['name']}%{text[shell.end() :]}"
+        fail("path_powershell_variable", POWERSHELL_VARIABLE, text, hint=f"write {show(meant)}")
     if not _is_rooted(text, os_family):
+        hint = _command_hint(text)
         if os_family == "win32":
-            fail("path_not_rooted", WINDOWS_NOT_ROOTED, text)
+            fail("path_not_rooted", WINDOWS_NOT_ROOTED, text, hint=hint)
         if _WINDOWS_VARIABLE.match(text):
             fail("path_windows_variable", WINDOWS_VARIABLE.format(os_family=os_family), text)
-        fail("path_not_rooted", POSIX_NOT_ROOTED, text)
+        fail("path_not_rooted", POSIX_NOT_ROOTED, text, hint=hint)
     if network_root(text, os_family) is not None:
         message = PATH_NETWORK_ROOT.format(roots=network_root_words(os_family))
         fail("path_network_root", message, text)
     return text
+
+
+def _command_hint(text: str) -> str | None:
+    """For a bare command name written as a path (``gimp``): the location kind that finds it."""
+    if (
+        len(text) > _LONGEST_HINTED_COMMAND
+        or _SEPARATORS.search(text)
+        or not _COMMAND_NAME.fullmatch(text)
+    ):
+        return None
+    return f"to find a command on PATH use {{kind: command, name: {text}}}"
+
+
+BUNDLE_SUBFOLDER = "a bundle in a subfolder needs a path location, such as {path}"
+BUNDLE_NOT_APP = "must be a bundle folder name ending in '.app'"
+
+
+def bundle_name(raw: str) -> str:
+    """Check an ``app_bundle`` name: a bare name (a subfolder needs a path) ending in ``.app``."""
+    if raw.strip() and _SEPARATORS.search(raw) and "\x00" not in raw:
+        path = show("/Applications/" + raw.lstrip("/\\"))
+        fail("bad_name", BAD_NAME, raw, hint=BUNDLE_SUBFOLDER.format(path=path))
+    bare_name(raw)
+    if not raw.endswith(".app"):
+        fail("bundle_not_app", BUNDLE_NOT_APP, raw, hint=f"write {show(raw + '.app')}")
+    return raw
 
 
 def bare_name(raw: str) -> str:
@@ -208,6 +248,8 @@ def bare_name(raw: str) -> str:
         fail("blank", BLANK, raw)
     if "\x00" in raw or _SEPARATORS.search(raw) or ":" in raw or raw.strip() == "..":
         fail("bad_name", BAD_NAME, raw)
+    if _CONTROL.search(raw):
+        fail("control_character", CONTROL, raw)
     return raw
 
 
@@ -224,6 +266,8 @@ def relative_file(raw: str) -> str:
         or has_parent_segment(raw, "win32")
     ):
         fail("bad_file", BAD_FILE, raw)
+    if _CONTROL.search(raw):
+        fail("control_character", CONTROL, raw)
     if (device := device_segment(raw)) is not None:
         fail("path_device", DEVICE_SEGMENT_MESSAGE, raw, hint=_names_device(device))
     return raw

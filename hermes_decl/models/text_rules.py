@@ -36,9 +36,63 @@ SPACE_CLASS = (
 """The body of a character class of every character ``str.strip()`` removes (``str.isspace``;
 all are in the Basic Multilingual Plane). A test derives it from ``str.isspace`` again."""
 
-CONTROL_CLASS = r"\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-"""The body of a class of control characters: C0, DEL, C1, line and paragraph separators, and
-the bidirectional embeddings, overrides and isolates that reorder how text is displayed."""
+PLAIN_SPACE_CLASS = r"\u0020\u00a0\u1680\u2000-\u200a\u2028-\u2029\u202f\u205f\u3000"
+"""The whitespace of ``SPACE_CLASS`` that is not a control character (a test derives it too)."""
+
+C0_C1_CLASS = r"\u0000-\u001f\u007f-\u009f"
+"""The body of a class of the C0 controls, DEL and the C1 controls: what no path, name or id
+may hold (a path's surrounding whitespace aside, which is stripped)."""
+
+_FORMAT_RANGES = (
+    (0x00AD, 0x00AD),
+    (0x0600, 0x0605),
+    (0x061C, 0x061C),
+    (0x06DD, 0x06DD),
+    (0x070F, 0x070F),
+    (0x0890, 0x0891),
+    (0x08E2, 0x08E2),
+    (0x180E, 0x180E),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x2064),
+    (0x2066, 0x206F),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x1343F),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+)
+"""Unicode's format characters (category Cf: zero-width spaces and joiners, direction marks,
+embeddings, overrides and isolates, the byte order mark, tag characters…); a test derives them
+from ``unicodedata`` again."""
+
+
+def _class_body(ranges: tuple[tuple[int, int], ...]) -> str:
+    """Ranges as a class body every engine reads alike: a ``\\u`` escape in the Basic
+    Multilingual Plane, the character itself beyond it (one code point for Python, Rust and
+    ECMA-262's ``u`` mode, which editors use, where no escape is common to all three)."""
+
+    def one(code: int) -> str:
+        return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
+
+    return "".join(one(a) if a == b else f"{one(a)}-{one(b)}" for a, b in ranges)
+
+
+FORMAT_CLASS = _class_body(_FORMAT_RANGES)
+"""The body of a class of every format character."""
+
+CONTROL_CLASS = C0_C1_CLASS + r"\u2028\u2029" + FORMAT_CLASS
+"""The body of a class of what free text may not hold: C0, DEL, C1, line and paragraph
+separators, and every format character (the bidirectional embeddings, overrides and isolates
+that reorder how text is displayed, the invisible ones that make two names look alike)."""
+
+TEXT_CONTROL_CLASS = CONTROL_CLASS + r"\ud800-\udfff"
+"""``CONTROL_CLASS`` and the lone surrogates, for the rules' patterns: pydantic-core's patterns
+cannot name a surrogate, and match no string holding one (``Accept.may_leave``)."""
 
 END = r"(?![\s\S])"
 """The end of the text (``$`` would also match before a final newline in Python)."""
@@ -172,7 +226,7 @@ DISPLAY_NAME = TextRules(
         TextRule("blank", f"^[{SPACE_CLASS}]*[^{SPACE_CLASS}]", "must not be blank"),
         TextRule(
             "control_character",
-            f"^[^{CONTROL_CLASS}]*{END}",
+            f"^[^{TEXT_CONTROL_CLASS}]*{END}",
             "must be plain text: no line breaks, tabs or other control characters",
         ),
         TextRule(
@@ -213,18 +267,34 @@ MIN_OS_VERSION = TextRules(
 # --- app.<os>.install: package names by each package manager's own syntax ------------------------
 
 _WINGET_SEGMENT = "[A-Za-z0-9_+-]{1,32}"
-WINGET_ID = TextRules(
-    (
-        TextRule(
-            "bad_winget_id",
-            rf"^(?=[\s\S]{{1,128}}{END})(?!-){_WINGET_SEGMENT}(?:\.{_WINGET_SEGMENT}){{1,7}}{END}",
-            "must be a winget package identifier such as 'Vendor.Studio': two to eight "
-            "dot-separated parts of letters, digits, '_', '+' or '-' (at most 32 each, 128 in "
-            "all), not starting with '-'",
-        ),
+_STORE_ID = re.compile(r"[9X][A-Z0-9]{11}")
+"""A Microsoft Store product id (``9NBLGGH4NNS1``), which winget finds only in the Store."""
+STORE_ID_HINT = "a Microsoft Store id is no winget id: use a url: hint to the Store page"
+
+
+def _winget_id(value: str) -> str:
+    """Check a winget id; a Microsoft Store id is told the hint that fits it."""
+    for rule in _WINGET_RULES:
+        if rule.compiled.match(value) is None:
+            hint = STORE_ID_HINT if _STORE_ID.fullmatch(value) else None
+            fail(rule.code, rule.message, value, hint=hint)
+    return value
+
+
+_WINGET_RULES = (
+    TextRule(
+        "bad_winget_id",
+        rf"^(?=[\s\S]{{1,128}}{END})(?!-){_WINGET_SEGMENT}(?:\.{_WINGET_SEGMENT}){{1,7}}{END}",
+        "must be a winget package identifier such as 'Vendor.Studio': two to eight "
+        "dot-separated parts of letters, digits, '_', '+' or '-' (at most 32 each, 128 in "
+        "all), not starting with '-'",
     ),
+)
+WINGET_ID = TextRules(
+    _WINGET_RULES,
     # The first part, which does not start with '-', then one to seven more.
     Accept(rf"^[A-Za-z0-9_+][A-Za-z0-9_+-]{{0,31}}(?:\.{_WINGET_SEGMENT}){{1,7}}$", max_length=128),
+    _winget_id,
 )
 
 _TAP = "(?:[A-Za-z0-9][A-Za-z0-9_-]*/[A-Za-z0-9][A-Za-z0-9_-]*/)?"
@@ -300,6 +370,8 @@ SNAP_NAME = TextRules(
 )
 
 URL_MAX = 2048
+# The rules after the scheme's hold for any other scheme, so that an editor says only that an
+# http:// URL must be https:// (the parser reports the first rule broken anyway).
 _LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _HOST = rf"(?:{_LABEL}(?:\.{_LABEL})*\.?|\[[0-9A-Fa-f:.]+\])"
 HTTPS_URL = TextRules(
@@ -308,17 +380,17 @@ HTTPS_URL = TextRules(
         TextRule("url_not_https", "^https://", "must be an https:// URL"),
         TextRule(
             "url_bad_character",
-            f"^[^{SPACE_CLASS}{CONTROL_CLASS}\\\\]*{END}",
+            f"^[^{SPACE_CLASS}{TEXT_CONTROL_CLASS}\\\\]*{END}",
             "must not contain whitespace, control characters or '\\'",
         ),
         TextRule(
             "url_userinfo",
-            "^https://(?![^/?#]*@)",
+            "^(?:(?!https://)|https://(?![^/?#]*@))",
             "must not carry a user name or password before the host",
         ),
         TextRule(
             "url_bad_host",
-            rf"^https://{_HOST}(?::[0-9]{{1,5}})?(?:[/?#][\s\S]*)?{END}",
+            rf"^(?:(?!https://)|https://{_HOST}(?::[0-9]{{1,5}})?(?:[/?#][\s\S]*)?{END})",
             "must name a host (letters, digits, '-' and '.', or a bracketed IPv6 address), "
             "then an optional port, path, query and fragment",
         ),

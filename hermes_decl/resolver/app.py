@@ -215,11 +215,16 @@ def _same_place(first: str, second: str, os_family: OsFamily) -> bool:
 def _look_in_uninstall_entries(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     file = getattr(location, "file", "")
     entries = lookup.uninstall_entries
+    via: Via = "uninstall_entry"
+    matched = False
     for entry in entries:
-        folder = (entry.install_location or "").strip().strip('"')
-        if not (entry.display_name or "").startswith(location.target) or not folder:
+        if not (entry.display_name or "").startswith(location.target):
             continue
-        via: Via = "uninstall_entry"
+        matched = True
+        folder = (entry.install_location or "").strip().strip('"')
+        if not folder:
+            yield Look(None, "it has no InstallLocation", present=False, via=via, entry=entry)
+            continue
         if starts_with_two_separators(folder):
             yield Look(None, f"install location {folder} is a UNC path", via=via, entry=entry)
             continue
@@ -229,6 +234,9 @@ def _look_in_uninstall_entries(location: KindLocation, lookup: Lookup) -> Iterat
             yield Look(None, f"{candidate} {reason}", via=via, entry=entry)
         else:
             yield Look(candidate, via=via, entry=entry)
+    if not matched and not entries.truncated:
+        detail = f"no entry starts with {location.target!r}"
+        yield Look(None, detail, present=False, via=via)
     if entries.truncated:
         detail = (
             f"the host read only {len(entries)} uninstall entries, stopping at a bound; "
@@ -362,7 +370,9 @@ def _outcome(look: Look, presence: Presence, lookup: Lookup) -> Outcome:
     if look.incomplete:
         return "incomplete"
     if look.path is None:
-        return "refused"
+        # Nothing to look at: an uninstall entry said the application is not there, or a
+        # place was refused.
+        return "absent" if look.present is False else "refused"
     if look.pattern:
         return "no_match"
     present = look.present

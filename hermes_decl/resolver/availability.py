@@ -72,6 +72,9 @@ class Availability:
     """The OS block's ``min_os_version``."""
     os_version: str | None = None
     """The host's OS version, when ``min_os_version`` asked for it (None when unknown)."""
+    version_checked: bool = False
+    """Whether a copy's version was compared with ``min_version``: False without a minimum,
+    without a present copy, and for a block with no version source (Linux's)."""
 
     @property
     def offerable(self) -> bool:
@@ -100,9 +103,13 @@ class Availability:
         if state is AvailabilityState.VERSION_TOO_OLD:
             required = f"version {self.min_version} or newer is required."
             if self.version is None:
-                reason = f"{app} is installed, but its version could not be read; {required}"
-            else:
-                reason = f"{app} version {self.version} is too old; {required}"
+                # Updating may not help: nothing says the copy found is old.
+                place = f" at {self.path}" if self.path else ""
+                return (
+                    f"{app} is installed{place}, but no version could be read from it; {required}",
+                    f"Check that it is {app} {self.min_version} or newer, then try again.",
+                )
+            reason = f"{app} version {self.version} is too old; {required}"
             return reason, f"Update {app}{self._how(install=False)}, then try again."
         if state is AvailabilityState.UNSUPPORTED_OS:
             os_name = OS_NAMES[self.os_family] if self.os_family else "this operating system"
@@ -291,6 +298,7 @@ def _locate_and_compare(
         if candidate.outcome != "present" or candidate.path is None:
             continue
         if minimum is None or satisfies(candidate.version, minimum):
+            facts["version_checked"] = minimum is not None
             return facts.verdict(
                 AvailabilityState.AVAILABLE, candidate.version, candidate.path, tuple(trace)
             )
@@ -300,6 +308,7 @@ def _locate_and_compare(
     if first_present is None:
         return facts.verdict(AvailabilityState.MISSING_APP, None, first_place, tuple(trace))
     chosen = best or first_present
+    facts["version_checked"] = True
     return facts.verdict(
         AvailabilityState.VERSION_TOO_OLD, chosen.version, chosen.path, tuple(trace)
     )

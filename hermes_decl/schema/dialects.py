@@ -61,7 +61,37 @@ def finish(node: JsonSchemaValue) -> JsonSchemaValue:
     describe(node, "description", "markdownDescription")
     for snippet in node.get("defaultSnippets", ()):
         describe(snippet, "description", "markdownDescription")
-    return node
+    return _null_apart(node)
+
+
+NULL_ONLY: JsonSchemaValue = {"not": {"not": {"type": "null"}}}
+"""Exactly null, said so that no editor offers it: completion reads ``type`` and ``enum`` (and
+the branches of ``allOf``, ``anyOf`` and ``oneOf``), never what ``not`` holds."""
+
+_DESCRIBED_VALUES = ("enumDescriptions", "markdownEnumDescriptions")
+
+
+def _null_apart(node: JsonSchemaValue) -> JsonSchemaValue:
+    """A choice that also accepts null (null means absent), with null accepted apart: editors
+    then offer and list the real values only (``true`` and ``false`` for a boolean), never
+    ``null``, while a null value is still valid."""
+    types = node.get("type")
+    if not isinstance(types, list) or "null" not in types or len(types) != 2:
+        return node
+    enum = node.get("enum")
+    if enum is None and types == ["boolean", "null"]:
+        enum = [True, False, None]
+    if not isinstance(enum, list) or None not in enum:
+        return node
+    choice = {key: value for key, value in node.items() if key not in ANNOTATIONS}
+    choice["type"] = [kind for kind in types if kind != "null"]
+    gone = enum.index(None)
+    choice["enum"] = [value for index, value in enumerate(enum) if index != gone]
+    for key in _DESCRIBED_VALUES:
+        if isinstance(node.get(key), list):
+            choice[key] = [text for index, text in enumerate(node[key]) if index != gone]
+    kept = {key: value for key, value in node.items() if key in ANNOTATIONS}
+    return {**kept, "anyOf": [choice, NULL_ONLY]}
 
 
 def ordered(node: JsonSchemaValue) -> JsonSchemaValue:
