@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from hermes_decl.declaration import parse_declaration
+from hermes_decl.models import OsFamily
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.expand import Expansion, expand, join
 from hermes_decl.resolver.host import Listing
@@ -84,11 +85,16 @@ def test_the_match_cap_is_said_only_when_names_were_left() -> None:
     )
 
 
+def test_a_windows_match_at_the_end_is_written_with_backslashes() -> None:
+    host = FakeHost("win32").add_dir("C:\\Vendor\\App 2")
+    assert search_pattern("C:/Vendor/App *", "win32", host).paths == ("C:\\Vendor\\App 2",)
+
+
 class ListingHost(FakeHost):
     """A FakeHost whose ``list_dir`` answers the listings the test gives."""
 
-    def __init__(self, listings: dict[str, Listing]) -> None:
-        super().__init__("linux")
+    def __init__(self, listings: dict[str, Listing], os_family: OsFamily = "linux") -> None:
+        super().__init__(os_family)
         self.listings = listings
 
     def list_dir(self, path: str) -> Listing:
@@ -178,3 +184,10 @@ def test_a_windows_join_writes_every_separator_as_a_backslash() -> None:
         "C:\\Program Files\\Vendor\\app.exe"
     )
     assert join("linux", "/opt/", "vendor", "app") == "/opt/vendor/app"
+
+
+def test_a_windows_drive_root_is_listed_and_named_with_a_backslash() -> None:
+    host = ListingHost({"C:\\": Listing(["Vendor 2"], truncated=True)}, "win32")
+    search = search_pattern("C:/Vendor *", "win32", host)
+    assert search.paths == ("C:\\Vendor 2",)
+    assert search.cut_short == ("the host listed only part of C:\\ (1 entries)",)

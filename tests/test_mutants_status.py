@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 
@@ -10,13 +11,15 @@ import pytest
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.availability import availability
+from hermes_decl.resolver.host import use_host
+from hermes_decl.resolver.liveness import NoEndpointCode
 from hermes_decl.resolver.probe import ProbeOutcome
-from hermes_decl.resolver.status import StatusState, status
+from hermes_decl.resolver.status import StatusState, astatus, status
 from hermes_decl.runtime import presence
 from hermes_decl.runtime import status as status_module
 from hermes_decl.testing import FakeHost
-from tests.servers.loopback import Connection, serve
-from tests.test_status import NAME, RUNTIME, declaration, running_host, runtime_file
+from tests.servers.loopback import Connection, serve, silent
+from tests.test_status import APP_PATH, NAME, RUNTIME, declaration, running_host, runtime_file
 
 
 def not_http(connection: Connection) -> None:
@@ -117,3 +120,95 @@ def test_another_name_is_no_attribute_of_the_status_module() -> None:
     with pytest.raises(AttributeError) as missing:
         getattr(status_module, "presence")  # noqa: B009  # the module's __getattr__ is the subject
     assert str(missing.value) == "module 'hermes_decl.runtime.status' has no attribute 'presence'"
+
+
+def test_the_probe_of_a_silent_endpoint_waits_the_deadline_it_was_given() -> None:
+    with serve(silent) as quiet:
+        url = f"http://127.0.0.1:{quiet.port}"
+        host = running_host(url).add_file(RUNTIME, runtime_file(url))
+        sync = status(declaration(), host=host, probe=True, display_name=NAME, deadline=0.5)
+        in_loop = asyncio.run(
+            astatus(declaration(), host=host, probe=True, display_name=NAME, deadline=0.5)
+        )
+    for result in (sync, in_loop):
+        assert result.state is StatusState.ENDPOINT_UNAVAILABLE
+        assert result.probe is not None
+        assert (result.probe.outcome, result.probe.detail) == (
+            ProbeOutcome.TIMEOUT,
+            "no answer within 0.5 seconds",
+        )
+
+
+def test_no_host_given_is_the_host_chosen_with_use_host() -> None:
+    decl = declaration({"kind": "interactive_session"})
+    outside = FakeHost("linux", interactive_session=False).add_executable(APP_PATH)
+    with use_host(outside):
+        result = status(decl, is_connected=lambda: True, display_name=NAME)
+    assert (result.state, result.sentence()) == (
+        StatusState.NO_INTERACTIVE_SESSION,
+        f"{NAME} needs a logged-in desktop session, and this host runs outside one. "
+        f"Use {NAME} from a desktop session.",
+    )
+
+
+def without_runtime_file() -> FakeHost:
+    return FakeHost("linux", home="/home/dev").add_executable(APP_PATH)
+
+
+DECIDED_HERE: list[tuple[str, Callable[[], FakeHost], bool, StatusState, NoEndpointCode | None]] = [
+    (
+        "no runtime file",
+        without_runtime_file,
+        True,
+        StatusState.APP_NOT_RUNNING,
+        NoEndpointCode.MISSING_FILE,
+    ),
+    (
+        "an unusable runtime file",
+        lambda: without_runtime_file().add_file(RUNTIME, b"not json"),
+        True,
+        StatusState.ENDPOINT_UNAVAILABLE,
+        NoEndpointCode.BAD_JSON,
+    ),
+    ("running and connected", running_host, True, StatusState.CONNECTED, None),
+    ("running, not connected", running_host, False, StatusState.HERMES_NOT_CONNECTED, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("host_of", "connected", "state", "code"),
+    [case[1:] for case in DECIDED_HERE],
+    ids=[case[0] for case in DECIDED_HERE],
+)
+def test_every_status_keeps_the_verdict_the_name_and_the_runtime_answer(
+    host_of: Callable[[], FakeHost],
+    connected: bool,
+    state: StatusState,
+    code: NoEndpointCode | None,
+) -> None:
+    decl = declaration()
+    result = status(decl, host=host_of(), is_connected=lambda: connected, display_name=NAME)
+    assert (result.state, result.app_name) == (state, NAME)
+    assert result.availability == availability(decl, host=host_of())
+    assert (result.runtime.code if result.runtime else None) == code
+
+
+def test_a_status_without_requirements_keeps_the_verdict_and_the_name() -> None:
+    decl = parse_declaration("vendor", None, None, where="t")
+    result = status(decl, host=FakeHost("linux"), is_connected=lambda: True, display_name=NAME)
+    assert (result.state, result.app_name) == (StatusState.NO_REQUIREMENTS, NAME)
+    assert result.availability == availability(decl, host=FakeHost("linux"))
+
+
+@pytest.mark.parametrize(
+    ("connected", "state"),
+    [(True, StatusState.CONNECTED), (False, StatusState.HERMES_NOT_CONNECTED)],
+    ids=["connected", "not connected"],
+)
+def test_a_status_of_nothing_observed_keeps_the_verdict_and_the_name(
+    connected: bool, state: StatusState
+) -> None:
+    decl = declaration({"kind": "static"})
+    result = status(decl, host=running_host(), is_connected=lambda: connected, display_name=NAME)
+    assert (result.state, result.app_name) == (state, NAME)
+    assert result.availability == availability(decl, host=running_host())

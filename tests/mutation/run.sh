@@ -14,8 +14,9 @@ done
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 echo "scratch copy: $work" >&2
-# The tests read the README and the examples beside the package, so they travel too.
-cp -r "$root/hermes_decl" "$root/pyproject.toml" "$root/README.md" "$root/SECURITY.md" "$root/examples" "$work/"
+# The tests read the README, the examples and the committed schemas beside the package, so they
+# travel too.
+cp -r "$root/hermes_decl" "$root/pyproject.toml" "$root/README.md" "$root/SECURITY.md" "$root/examples" "$root/schema" "$work/"
 mkdir "$work/tests"
 (cd "$root/tests" && tar cf - --exclude=editor --exclude=__pycache__ .) | (cd "$work/tests" && tar xf -)
 {
@@ -28,7 +29,7 @@ mkdir "$work/tests"
     echo "pytest_add_cli_args_test_selection="
     for test_file in "${tests[@]}"; do echo "    $test_file"; done
     echo "also_copy="
-    for extra in README.md SECURITY.md examples; do echo "    $extra"; done
+    for extra in README.md SECURITY.md examples schema; do echo "    $extra"; done
     echo "timeout_multiplier=${MUTMUT_TIMEOUT_MULTIPLIER:-5}"
 } >"$work/setup.cfg"
 cd "$work"
