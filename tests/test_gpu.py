@@ -12,6 +12,7 @@ from types import ModuleType
 
 import pytest
 
+from hermes_decl.hosts.protocol import FileRead, FolderFacts, TcpListener
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver import gpu, live_host
 from hermes_decl.resolver.gpu import (
@@ -435,6 +436,18 @@ class SlottedHost:
 
     def file_mtime(self, path: str) -> float | None:
         return self.inner.file_mtime(path)
+
+    def read_file_facts(self, path: str, size: int) -> FileRead | None:
+        return self.inner.read_file_facts(path, size)
+
+    def folders_above(self, path: str) -> tuple[FolderFacts, ...] | None:
+        return self.inner.folders_above(path)
+
+    def process_parent(self, pid: int) -> int | None:
+        return self.inner.process_parent(pid)
+
+    def tcp_listeners(self, address: str, port: int) -> tuple[TcpListener, ...] | None:
+        return self.inner.tcp_listeners(address, port)
 
     def interactive_session(self) -> bool | None:
         return self.inner.interactive_session()

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import pytest
 
 from hermes_decl.declaration import parse_declaration
+from hermes_decl.hosts.protocol import FileRead
 from hermes_decl.models import AppDef, Declaration, OsFamily
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.host import ProcessInfo
@@ -168,9 +169,10 @@ def test_each_loopback_form_gives_an_endpoint(os_family: OsFamily, url: str, exp
         ("process_alive", (PID,)),
         ("process_info", (PID,)),
         ("own_process", ()),
-        ("file_mtime", (RUNTIME[os_family],)),
+        ("folders_above", (RUNTIME[os_family],)),
     ]
-    assert ("read_file", (RUNTIME[os_family], MAX_RUNTIME_FILE_BYTES + 1, 0)) in host.call_log
+    assert ("read_file_facts", (RUNTIME[os_family], MAX_RUNTIME_FILE_BYTES + 1)) in host.call_log
+    assert host.calls["read_file"] == host.calls["file_mtime"] == 0
 
 
 @pytest.mark.parametrize(
@@ -259,6 +261,7 @@ def test_no_endpoint_codes_are_stable() -> None:
         "dead_process",
         "other_user",
         "stale_file",
+        "untrusted_file",
         "unchecked_process",
     }
     code: str = NoEndpointCode.DEAD_PROCESS
@@ -317,7 +320,7 @@ def test_an_unset_variable_refuses_the_path_untouched() -> None:
     assert result.code is NoEndpointCode.PATH_REFUSED
     assert "LOCALAPPDATA" in result.reason
     assert result.path is None
-    assert host.calls["read_file"] == 0
+    assert host.calls["read_file_facts"] == 0
 
 
 def test_an_unknown_home_refuses_the_path_untouched() -> None:
@@ -325,7 +328,7 @@ def test_an_unknown_home_refuses_the_path_untouched() -> None:
     result = read_endpoint(app_def(), host=host)
     assert isinstance(result, NoEndpoint)
     assert result.code is NoEndpointCode.PATH_REFUSED
-    assert host.calls["read_file"] == 0
+    assert host.calls["read_file_facts"] == 0
 
 
 @pytest.mark.parametrize("value", ["relative/dir", "\\\\server\\share", "C:\\a\\..\\..\\b"])
@@ -334,7 +337,7 @@ def test_an_unsafe_expansion_is_refused_untouched(value: str) -> None:
     result = read_endpoint(app_def("win32"), host=host)
     assert isinstance(result, NoEndpoint)
     assert result.code is NoEndpointCode.PATH_REFUSED
-    assert host.calls["read_file"] == 0
+    assert host.calls["read_file_facts"] == 0
 
 
 # -- the file ------------------------------------------------------------------------------------
@@ -847,8 +850,9 @@ def test_a_process_that_ends_between_the_questions_is_not_running() -> None:
 
 def test_an_undated_file_is_refused() -> None:
     class UndatedHost(FakeHost):
-        def file_mtime(self, path: str) -> float | None:
-            return None
+        def read_file_facts(self, path: str, size: int) -> FileRead | None:
+            found = super().read_file_facts(path, size)
+            return None if found is None else dataclasses.replace(found, mtime=None)
 
     host = UndatedHost(home="/home/dev").add_file(RUNTIME["linux"], good()).add_process(PID)
     result = checked(host)

@@ -369,5 +369,6 @@ def test_probe_outcomes_are_stable() -> None:
         "http_error",
         "not_mcp",
         "unauthorized",
+        "unverified_listener",
     ]
     assert str(ProbeOutcome.NOT_MCP) == "not_mcp"

@@ -85,9 +85,12 @@ def runtime_file(url: str, pid: int = PID, token: str | None = TOKEN) -> bytes:
 
 
 def running_host(url: str = "http://127.0.0.1:5000", **process: Any) -> FakeHost:
-    """A Linux machine where the application is installed and its process published ``url``."""
+    """A Linux machine where the application is installed, its process published ``url`` and
+    listens on its port (on both loopback addresses, as ``localhost`` may mean either)."""
     host = FakeHost("linux", home="/home/dev").add_executable(APP_PATH)
     host.add_file(RUNTIME, runtime_file(url))
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    host.add_listener(port, pid=PID).add_listener(port, pid=PID, address="::1")
     return host.add_process(PID, **process)
 
 

@@ -432,6 +432,10 @@ def test_every_protocol_method_is_counted() -> None:
         "own_process",
         "file_mtime",
         "interactive_session",
+        "read_file_facts",
+        "folders_above",
+        "process_parent",
+        "tcp_listeners",
     }
 
 
@@ -523,9 +527,10 @@ def test_the_facets_make_up_the_whole_protocol_without_overlap() -> None:
         HostHardware,
         HostProcesses,
         HostRegistry,
+        HostSockets,
     )
 
-    facets = (HostFiles, HostEnvironment, HostProcesses, HostRegistry, HostHardware)
+    facets = (HostFiles, HostEnvironment, HostProcesses, HostSockets, HostRegistry, HostHardware)
     by_facet = {
         facet.__name__: sorted(
             name for name, value in vars(facet).items() if callable(value) and name[0] != "_"
@@ -533,13 +538,28 @@ def test_the_facets_make_up_the_whole_protocol_without_overlap() -> None:
         for facet in facets
     }
     assert by_facet == {
-        "HostFiles": ["file_mtime", "is_dir", "is_file", "list_dir", "read_file"],
+        "HostFiles": [
+            "file_mtime",
+            "folders_above",
+            "is_dir",
+            "is_file",
+            "list_dir",
+            "read_file",
+            "read_file_facts",
+        ],
         "HostEnvironment": ["getenv", "home", "user_home", "which"],
-        "HostProcesses": ["interactive_session", "own_process", "process_alive", "process_info"],
+        "HostProcesses": [
+            "interactive_session",
+            "own_process",
+            "process_alive",
+            "process_info",
+            "process_parent",
+        ],
+        "HostSockets": ["tcp_listeners"],
         "HostRegistry": ["display_device_ids", "uninstall_entries"],
         "HostHardware": ["native_machine", "os_version"],
     }
-    assert Host.__mro__[1:6] == facets
+    assert Host.__mro__[1:7] == facets
     host = FakeHost()
     assert all(isinstance(host, facet) for facet in facets)
     assert not isinstance(object(), HostFiles)

@@ -58,7 +58,8 @@ class Reporter:
     def __init__(self) -> None:
         self.texts: list[str] = []
         self.reached: set[str] = set()
-        self._done: set[int] = set()
+        self._done: dict[int, types.FrameType] = {}
+        """The frames captured, by id; kept alive so that no later frame reuses an id."""
 
     def frame(self, frame: types.FrameType | None) -> None:
         """Capture ``frame``, the frames that called it, and the frames their locals suspend."""
@@ -71,7 +72,7 @@ class Reporter:
     def _capture(self, frame: types.FrameType) -> None:
         if id(frame) in self._done:
             return
-        self._done.add(id(frame))
+        self._done[id(frame)] = frame
         local_values = list(frame.f_locals.values())
         if _ours(frame):
             self.reached.add(frame.f_code.co_name)
@@ -92,7 +93,12 @@ class Reporter:
 
     @staticmethod
     def _shown(value: Any) -> str:
-        text = repr(value)
+        """``value``'s repr and its attributes', as a reporter shows them: a repr that raises
+        (an object still being built, say) is shown by its type alone."""
+        try:
+            text = repr(value)
+        except Exception:
+            text = f"<{type(value).__name__}: repr failed>"
         if hasattr(value, "__dict__") and not isinstance(value, (type, types.ModuleType)):
             text += repr(vars(value))
         return text

@@ -162,6 +162,8 @@ def test_exceptions_never_carry_the_token(token: str, all_logs: Callable[[], str
 def host_for(url: str) -> FakeHost:
     host = FakeHost("linux", home="/home/dev").add_executable("/opt/vendor/studio")
     data = {"pid": 4242, "http": url, "token": SENTINEL}
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    host.add_listener(port, pid=4242)
     return host.add_file(RUNTIME, json.dumps(data).encode()).add_process(4242)
 
 

@@ -39,9 +39,11 @@ DECL = parse_declaration(
 
 
 def host_for(port: int) -> FakeHost:
-    """A machine where the application runs and published the sentinel token for ``port``."""
+    """A machine where the application runs, listens on ``port`` and published the sentinel
+    token for it."""
     host = FakeHost("linux", home="/home/dev").add_executable("/opt/vendor/studio")
     data = {"pid": 4242, "http": f"http://127.0.0.1:{port}", "token": SENTINEL}
+    host.add_listener(port, pid=4242)
     return host.add_file(RUNTIME, json.dumps(data).encode()).add_process(4242)
 
 

@@ -7,9 +7,12 @@ Importing this package loads the protocol only; each implementation is a module 
 from __future__ import annotations
 
 from hermes_decl.hosts.protocol import (
+    MAX_ANCESTRY,
     MAX_DIR_ENTRIES,
     MAX_PID,
     MAX_SUBKEYS,
+    FileRead,
+    FolderFacts,
     Host,
     HostDrives,
     HostEnvironment,
@@ -17,17 +20,22 @@ from hermes_decl.hosts.protocol import (
     HostHardware,
     HostProcesses,
     HostRegistry,
+    HostSockets,
     Listing,
     ProcessInfo,
+    TcpListener,
     UninstallEntries,
     UninstallEntry,
     valid_pid,
 )
 
 __all__ = [
+    "MAX_ANCESTRY",
     "MAX_DIR_ENTRIES",
     "MAX_PID",
     "MAX_SUBKEYS",
+    "FileRead",
+    "FolderFacts",
     "Host",
     "HostDrives",
     "HostEnvironment",
@@ -35,8 +43,10 @@ __all__ = [
     "HostHardware",
     "HostProcesses",
     "HostRegistry",
+    "HostSockets",
     "Listing",
     "ProcessInfo",
+    "TcpListener",
     "UninstallEntries",
     "UninstallEntry",
     "valid_pid",

@@ -16,7 +16,9 @@ the real filesystem, environment or registry, and every question asked is counte
 The host runs as ``user`` (``"1000"`` unless given) in Windows session ``session``; a process
 added without an owner is that user's, started at ``DEFAULT_PROCESS_START``, and a file added
 without a modification time was written at ``DEFAULT_FILE_MTIME``, a minute later, so a runtime
-file is younger than its process unless a test says otherwise.
+file is younger than its process unless a test says otherwise. Files and folders belong to that
+user (the root folder to ``"0"``) with modes ``DEFAULT_FILE_MODE`` and ``DEFAULT_FOLDER_MODE``
+(none on win32) unless given; nothing listens on a TCP port until ``add_listener`` says so.
 
 Paths must be absolute for the host's OS (``/…`` for linux and darwin, ``C:\\…`` for win32). On
 win32 they are case-insensitive and accept both ``\\`` and ``/``; elsewhere they are
@@ -33,7 +35,14 @@ from collections.abc import Mapping
 from hermes_decl.hosts._pe_image import build_pe
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
 from hermes_decl.hosts.fake_drives import FakeDrives
-from hermes_decl.hosts.fake_tree import Node, Tree
+from hermes_decl.hosts.fake_runtime import (
+    DEFAULT_FILE_MODE,
+    DEFAULT_FILE_MTIME,
+    DEFAULT_FOLDER_MODE,
+    DEFAULT_PROCESS_START,
+    FakeRuntime,
+)
+from hermes_decl.hosts.fake_tree import Tree
 from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
 from hermes_decl.hosts.pathsearch import search_path, searched_folders
@@ -42,21 +51,23 @@ from hermes_decl.hosts.protocol import (
     MAX_SUBKEYS,
     Listing,
     ProcessInfo,
+    TcpListener,
     UninstallEntries,
     UninstallEntry,
 )
 from hermes_decl.models import OsFamily
 
-__all__ = ["DEFAULT_FILE_MTIME", "DEFAULT_PROCESS_START", "DEFAULT_USER", "FakeHost"]
+__all__ = [
+    "DEFAULT_FILE_MODE",
+    "DEFAULT_FILE_MTIME",
+    "DEFAULT_FOLDER_MODE",
+    "DEFAULT_PROCESS_START",
+    "DEFAULT_USER",
+    "FakeHost",
+]
 
 DEFAULT_USER = "1000"
 """The user a ``FakeHost`` runs as unless told otherwise."""
-
-DEFAULT_PROCESS_START = 1_700_000_000.0
-"""When a process added without ``started`` began (seconds since the epoch)."""
-
-DEFAULT_FILE_MTIME = DEFAULT_PROCESS_START + 60
-"""When a file added without ``mtime`` was last modified: after every default process started."""
 
 NVIDIA_PROC_VERSION = (
     b"NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024\n"
@@ -65,7 +76,7 @@ NVIDIA_PROC_VERSION = (
 """What ``add_nvidia_proc`` writes to ``/proc/driver/nvidia/version``."""
 
 
-class FakeHost(FakeDrives):
+class FakeHost(FakeRuntime, FakeDrives):
     """An in-memory ``Host`` (with ``HostDrives``: ``add_remote_drive``) recording every call.
 
     ``calls`` counts calls by method name and ``call_log`` keeps ``(method, args)`` in order;
@@ -118,9 +129,11 @@ class FakeHost(FakeDrives):
         self._max_registry_entries = max_registry_entries
         self._tree = Tree(ignore_case=os_family == "win32")
         self._next_pci_slot = 1
+        self._listeners: dict[tuple[str, int], list[TcpListener]] = {}
         self._uninstall: list[UninstallEntry] = []
         self._display_ids: list[str] = []
         self._processes: dict[int, ProcessInfo] = {}
+        self._parents: dict[int, int] = {}
         self.calls: Counter[str] = Counter()
         self.call_log: list[tuple[str, tuple[object, ...]]] = []
         self._tree.add_root(self._root_key())
@@ -131,8 +144,18 @@ class FakeHost(FakeDrives):
 
     # -- setting the machine up --------------------------------------------------------------
 
-    def add_file(self, path: str, data: bytes = b"", *, mtime: float | None = None) -> FakeHost:
-        """A regular file with ``data``, modified at ``mtime`` (default ``DEFAULT_FILE_MTIME``).
+    def add_file(
+        self,
+        path: str,
+        data: bytes = b"",
+        *,
+        mtime: float | None = None,
+        owner: str | None = None,
+        mode: int | None = None,
+    ) -> FakeHost:
+        """A regular file with ``data``, modified at ``mtime`` (default ``DEFAULT_FILE_MTIME``),
+        owned by ``owner`` (default the host's user) with POSIX ``mode`` (default
+        ``DEFAULT_FILE_MODE``; none on win32).
 
         Its parent directories are implied.
         """
@@ -140,16 +163,20 @@ class FakeHost(FakeDrives):
         node = self._tree.add(path, root, names, folder=False)
         node.data = bytes(data)
         node.mtime = DEFAULT_FILE_MTIME if mtime is None else mtime
+        node.owner, node.mode = owner, mode
         return self
 
     def add_executable(self, path: str, data: bytes = b"") -> FakeHost:
         """An executable: on every OS that is just a regular file (SPEC 6.3)."""
         return self.add_file(path, data)
 
-    def add_dir(self, path: str) -> FakeHost:
-        """A directory (and its parents)."""
+    def add_dir(self, path: str, *, owner: str | None = None, mode: int | None = None) -> FakeHost:
+        """A directory (and its parents), owned by ``owner`` (default the host's user) with
+        POSIX ``mode`` (default ``DEFAULT_FOLDER_MODE``; none on win32)."""
         root, names = self._split_for_setup(path)
-        self._tree.add(path, root, names, folder=True)
+        node = self._tree.add(path, root, names, folder=True)
+        if owner is not None or mode is not None:
+            node.owner, node.mode = owner, mode
         return self
 
     def add_bundle(self, path: str, version: str | None = None) -> FakeHost:
@@ -211,38 +238,6 @@ class FakeHost(FakeDrives):
         """``/proc/driver/nvidia/version``, as the NVIDIA kernel driver creates it (linux only)."""
         self._require("linux", "add_nvidia_proc")
         return self.add_file("/proc/driver/nvidia/version", NVIDIA_PROC_VERSION)
-
-    def add_process(
-        self,
-        pid: int,
-        *,
-        user: str | None = None,
-        started: float | None = DEFAULT_PROCESS_START,
-        session: int | None = None,
-    ) -> FakeHost:
-        """A running process with this id (``process_alive(pid)`` answers True).
-
-        ``user`` and ``session`` default to the host's own; ``started=None`` makes its start time
-        unreadable. ``add_process(pid, user=None)`` is the host user's; to make the owner
-        unreadable, use ``add_unreadable_process``.
-        """
-        if isinstance(pid, bool) or not isinstance(pid, int):
-            raise TypeError(f"a process id is an int, got {type(pid).__name__}")
-        owner = self._user if user is None else user
-        in_session = self._session if session is None else session
-        self._processes[pid] = ProcessInfo(user=owner, started=started, session=in_session)
-        return self
-
-    def add_unreadable_process(self, pid: int) -> FakeHost:
-        """A running process whose owner, session and start time cannot be read."""
-        self.add_process(pid)
-        self._processes[pid] = ProcessInfo(user=None, started=None)
-        return self
-
-    def end_process(self, pid: int) -> FakeHost:
-        """The process with this id exits (nothing happens when there is none)."""
-        self._processes.pop(pid, None)
-        return self
 
     def set_env(self, name: str, value: str | None) -> FakeHost:
         """Set an environment variable, or unset it with ``None`` (names ignore case on win32)."""
@@ -349,29 +344,6 @@ class FakeHost(FakeDrives):
             return self._os_version
         return macos_version(self) if self._os_family == "darwin" else None
 
-    def process_alive(self, pid: int) -> bool:
-        """Whether a process with this id was added (and has not ended)."""
-        self._record("process_alive", pid)
-        return not isinstance(pid, bool) and pid in self._processes
-
-    # -- runtime status (SPEC 11) ------------------------------------------------------------
-
-    def process_info(self, pid: int) -> ProcessInfo | None:
-        """The owner, session and start time given to ``add_process``; None when not running."""
-        self._record("process_info", pid)
-        return None if isinstance(pid, bool) else self._processes.get(pid)
-
-    def own_process(self) -> ProcessInfo:
-        """The constructor's ``user`` and ``session``."""
-        self._record("own_process")
-        return ProcessInfo(user=self._user, started=None, session=self._session)
-
-    def file_mtime(self, path: str) -> float | None:
-        """The modification time given to ``add_file``; None when no file was added there."""
-        self._record("file_mtime", path)
-        node = self._node(path)
-        return None if node is None or node.children is not None else node.mtime
-
     def interactive_session(self) -> bool | None:
         """The constructor's ``interactive_session``; when not given, Linux reads the environment
         as the live host does (``DISPLAY``, ``WAYLAND_DISPLAY``, ``XDG_SESSION_TYPE``) and the
@@ -384,11 +356,6 @@ class FakeHost(FakeDrives):
         return None
 
     # -- internals ---------------------------------------------------------------------------
-
-    def _record(self, method: str, *args: object) -> None:
-        """Count one protocol call."""
-        self.calls[method] += 1
-        self.call_log.append((method, args))
 
     def _getenv(self, name: str) -> str | None:
         """An environment variable without counting the call."""
@@ -407,66 +374,3 @@ class FakeHost(FakeDrives):
         names = node.listing()
         bound = self._max_dir_entries
         return Listing(names[:bound], truncated=len(names) > bound)
-
-    def _require(self, os_family: OsFamily, method: str) -> None:
-        """Refuse a setup method that makes no sense for this host's OS."""
-        if self._os_family != os_family:
-            raise ValueError(f"{method} is for {os_family} hosts; this host is {self._os_text()}")
-
-    def _os_text(self) -> str:
-        """The host's OS family for messages (a POSIX OS none of the three has no family)."""
-        return self._os_family or "POSIX (no OS family)"
-
-    def _root_key(self, drive: str = "c") -> str:
-        """The key of the filesystem root (``/``, or a drive's root on win32)."""
-        return f"{drive.lower()}:\\" if self._os_family == "win32" else "/"
-
-    def _join(self, path: str, *names: str) -> str:
-        """``path`` with ``names`` appended using the host's separator."""
-        if self._os_family == "win32":
-            return "\\".join([path.rstrip("\\/"), *names])
-        return "/".join([path.rstrip("/"), *names])
-
-    def _split(self, path: str) -> tuple[str, list[str]] | None:
-        """The root key and the normalized names below it, or None when ``path`` is not absolute.
-
-        ``.`` segments are dropped and ``..`` removes the previous name (lexically).
-        """
-        if not path or "\0" in path:
-            return None
-        if self._os_family == "win32":
-            if not (
-                len(path) >= 3
-                and path[0].isascii()
-                and path[0].isalpha()
-                and path[1] == ":"
-                and path[2] in "\\/"
-            ):
-                return None
-            root, rest = self._root_key(path[0]), path[3:].replace("/", "\\").split("\\")
-        else:
-            if not path.startswith("/"):
-                return None
-            root, rest = "/", path.split("/")
-        names: list[str] = []
-        for name in rest:
-            if name in ("", "."):
-                continue
-            if name == "..":
-                if names:
-                    names.pop()
-                continue
-            names.append(name)
-        return root, names
-
-    def _node(self, path: str) -> Node | None:
-        """The node added at ``path``, or None (also when it is not absolute for the OS)."""
-        split = self._split(path)
-        return None if split is None else self._tree.find(*split)
-
-    def _split_for_setup(self, path: str) -> tuple[str, list[str]]:
-        """``path``'s root key and names for a setup method, which insists on an absolute path."""
-        split = self._split(path)
-        if split is None or not split[1]:
-            raise ValueError(f"not an absolute {self._os_text()} path below the root: {path!r}")
-        return split

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 class Node:
     """One folder (``children`` is a dict) or regular file (``children`` is None)."""
 
-    __slots__ = ("_sorted", "children", "data", "mtime", "name")
+    __slots__ = ("_sorted", "children", "data", "mode", "mtime", "name", "owner")
 
     def __init__(self, name: str, *, folder: bool) -> None:
         self.name = name
@@ -22,6 +22,10 @@ class Node:
         """The folder's entries by folded name; None for a file."""
         self.data = b""
         self.mtime = 0.0
+        self.owner: str | None = None
+        """The user it belongs to; None when the host's default applies."""
+        self.mode: int | None = None
+        """Its POSIX permission bits; None when the host's default applies."""
         self._sorted: tuple[str, ...] | None = None
 
     def listing(self) -> tuple[str, ...]:
@@ -73,6 +77,17 @@ class Tree:
                 return None
             node = node.children.get(self.fold(name))
         return node
+
+    def trail(self, root: str, names: Sequence[str]) -> tuple[Node | None, ...]:
+        """The node at ``root`` and at each of ``names`` in turn below it, None from the first
+        place where nothing was added."""
+        node = self._roots.get(root)
+        found = [node]
+        for name in names:
+            children = None if node is None else node.children
+            node = None if children is None else children.get(self.fold(name))
+            found.append(node)
+        return tuple(found)
 
     def add(self, path: str, root: str, names: Sequence[str], *, folder: bool) -> Node:
         """The node at ``names`` (a folder, or a file), its folders made on the way.

@@ -1,15 +1,14 @@
 """The host seam: everything the resolver learns about a machine, it asks a ``Host``.
 
 ``Host`` is a small protocol made of facets (``HostFiles``, ``HostEnvironment``,
-``HostProcesses``, ``HostRegistry``, ``HostHardware``; ``HostDrives`` is optional), so code
-that needs one facet can ask for it and a test can fake only that. This module holds the
-protocol, the values it answers with and the bounds policy code needs; it imports no
-implementation, so every implementation imports it and never the other way round.
+``HostProcesses``, ``HostSockets``, ``HostRegistry``, ``HostHardware``; ``HostDrives`` is
+optional), so code that needs one facet can ask for it and a test can fake only that. This
+module holds the protocol, the values it answers with and the bounds policy code needs; it
+imports no implementation, so every implementation imports it and never the other way round.
 ``hosts.live.LiveHost`` is the only code that touches the real machine and ``hosts.default`` is
 where ``host=None`` becomes it; ``hosts.rooted.RootedHost`` reads a directory tree as if it were
 ``/`` (fixture trees); ``hosts.fake.FakeHost`` is an in-memory host for tests. Paths are strings
-in the host OS's own form; a method never raises
-because of what it finds.
+in the host OS's own form; a method never raises because of what it finds.
 """
 
 from __future__ import annotations
@@ -22,9 +21,12 @@ if TYPE_CHECKING:
     from hermes_decl.models import OsFamily
 
 __all__ = [
+    "MAX_ANCESTRY",
     "MAX_DIR_ENTRIES",
     "MAX_PID",
     "MAX_SUBKEYS",
+    "FileRead",
+    "FolderFacts",
     "Host",
     "HostDrives",
     "HostEnvironment",
@@ -32,8 +34,10 @@ __all__ = [
     "HostHardware",
     "HostProcesses",
     "HostRegistry",
+    "HostSockets",
     "Listing",
     "ProcessInfo",
+    "TcpListener",
     "UninstallEntries",
     "UninstallEntry",
     "valid_pid",
@@ -44,6 +48,9 @@ MAX_PID = 2**31 - 1
 
 MAX_DIR_ENTRIES = 100_000
 """The most entry names of one directory that a host lists and the resolver reads."""
+
+MAX_ANCESTRY = 64
+"""At most this many folders above a file, or parents above a process, are ever looked at."""
 
 MAX_SUBKEYS = 4096
 """At most this many subkeys of one registry key are read; past it the answer is truncated."""
@@ -65,6 +72,43 @@ class ProcessInfo:
     """When the process started, in seconds since the epoch; None when it cannot be read."""
     session: int | None = None
     """The Windows session id; None on other systems or when it cannot be read."""
+
+
+@dataclass(frozen=True)
+class FileRead:
+    """A regular file's bytes and what ``fstat`` said of the very descriptor they were read from.
+
+    Owner, mode and time come from that one descriptor, so they describe the bytes read even if
+    the path is replaced a moment later.
+    """
+
+    data: bytes
+    owner: str | None
+    """The owner in the host's own form (a POSIX user id in decimal, a Windows SID); None when
+    it cannot be read."""
+    mtime: float | None
+    """When it was last modified, in seconds since the epoch; None when it cannot be read."""
+    mode: int | None = None
+    """Its POSIX permission bits (``st_mode & 0o7777``); None where the OS has none (Windows)."""
+
+
+@dataclass(frozen=True)
+class FolderFacts:
+    """Who owns a folder and its POSIX permission bits (None where the OS has none)."""
+
+    path: str
+    owner: str | None
+    mode: int | None = None
+
+
+@dataclass(frozen=True)
+class TcpListener:
+    """A TCP socket listening where a loopback connection could reach, and who holds it."""
+
+    user: str | None
+    """Its owner in the host's own form; None when the OS does not say."""
+    pids: tuple[int, ...] | None
+    """The processes holding it; None when the OS does not say which."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +191,16 @@ class HostFiles(Protocol):
         """When a regular file was last modified, in seconds since the epoch; None if not one."""
         ...
 
+    def read_file_facts(self, path: str, size: int) -> FileRead | None:
+        """At most ``size`` bytes of a regular file with the ``fstat`` of the same descriptor;
+        None if not one or unreadable. Never blocks, as ``read_file``."""
+        ...
+
+    def folders_above(self, path: str) -> tuple[FolderFacts, ...] | None:
+        """Each folder above ``path``, its own folder first, links resolved, at most
+        ``MAX_ANCESTRY``; None when they cannot be read."""
+        ...
+
 
 @runtime_checkable
 class HostEnvironment(Protocol):
@@ -201,12 +255,26 @@ class HostProcesses(Protocol):
         """The owner and session of the host's own process, which a runtime file's must match."""
         ...
 
+    def process_parent(self, pid: int) -> int | None:
+        """The id of a running process's parent; None when there is none or it cannot be read."""
+        ...
+
     def interactive_session(self) -> bool | None:
         """Whether the host runs inside a logged-in desktop session; None when it cannot tell.
 
         Linux: ``WAYLAND_DISPLAY``, ``DISPLAY`` or ``XDG_SESSION_TYPE``; macOS: the console
         user's Aqua session; Windows: a session other than 0.
         """
+        ...
+
+
+@runtime_checkable
+class HostSockets(Protocol):
+    """The TCP sockets listening on this machine's loopback addresses."""
+
+    def tcp_listeners(self, address: str, port: int) -> tuple[TcpListener, ...] | None:
+        """Every socket listening that a TCP connection to ``address`` and ``port`` could reach
+        (that address or a wildcard one); None when the OS does not tell."""
         ...
 
 
@@ -268,7 +336,9 @@ class HostDrives(Protocol):
 
 
 @runtime_checkable
-class Host(HostFiles, HostEnvironment, HostProcesses, HostRegistry, HostHardware, Protocol):
+class Host(
+    HostFiles, HostEnvironment, HostProcesses, HostSockets, HostRegistry, HostHardware, Protocol
+):
     """What the resolver may ask of a machine: every facet, and which OS family it is."""
 
     @property

@@ -16,25 +16,38 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import TypeVar
 
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
 from hermes_decl.hosts.live.file_primitives import (
     file_modified,
+    folder_chain,
     list_dir_names,
     path_is_dir,
     path_is_file,
     read_link,
     read_regular_file,
+    read_regular_file_facts,
 )
 from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
 from hermes_decl.hosts.passwd import MAX_PASSWD_BYTES as MAX_PASSWD_BYTES
 from hermes_decl.hosts.passwd import passwd_home
 from hermes_decl.hosts.pathsearch import search_path, searched_folders
-from hermes_decl.hosts.protocol import Listing, ProcessInfo, UninstallEntries, UninstallEntry
+from hermes_decl.hosts.protocol import (
+    MAX_ANCESTRY,
+    FileRead,
+    FolderFacts,
+    Listing,
+    ProcessInfo,
+    TcpListener,
+    UninstallEntries,
+    UninstallEntry,
+)
 from hermes_decl.hosts.rooted_walk import AVAILABLE as WALKS_IN_ONE_STEP
 from hermes_decl.hosts.rooted_walk import MAX_SYMLINK_HOPS as MAX_SYMLINK_HOPS
 from hermes_decl.hosts.rooted_walk import (
@@ -77,6 +90,7 @@ class RootedHost:
         interactive_session: bool | None = None,
         os_version: str | None = None,
         before_step: StepHook | None = None,
+        listeners: Mapping[int, Iterable[TcpListener]] | None = None,
     ) -> None:
         self._root = os.path.abspath(os.fspath(root))
         # ``before_step`` is for tests: it runs before each name of a walk is opened.
@@ -106,6 +120,7 @@ class RootedHost:
         self._session = session
         self._interactive_session = interactive_session
         self._os_version = os_version
+        self._listeners = {port: tuple(found) for port, found in (listeners or {}).items()}
 
     def __repr__(self) -> str:
         return f"RootedHost({self._root!r}, os_family={self._os_family!r})"
@@ -224,6 +239,10 @@ class RootedHost:
         """The constructor's ``user`` and ``session``."""
         return ProcessInfo(user=self._user, started=None, session=self._session)
 
+    def process_parent(self, pid: int) -> int | None:
+        """None: a tree's processes are given without their parents."""
+        return None
+
     def file_mtime(self, path: str) -> float | None:
         """The modification time of a regular file in the tree, or None."""
         if WALKS_IN_ONE_STEP:
@@ -231,6 +250,51 @@ class RootedHost:
             return found.st_mtime if found is not None and stat.S_ISREG(found.st_mode) else None
         real = self.real_path(path)
         return None if real is None else file_modified(real)
+
+    def read_file_facts(self, path: str, size: int) -> FileRead | None:
+        """At most ``size`` bytes of a regular file in the tree, with its descriptor's time and
+        mode; a file the running user owns is the host user's (whoever made the tree)."""
+        real = self.real_path(path)
+        found = None if real is None else read_regular_file_facts(real, size)
+        if found is None:
+            return None
+        return replace(found, owner=self._tree_owner(found.owner))
+
+    def folders_above(self, path: str) -> tuple[FolderFacts, ...] | None:
+        """Each folder above ``path`` inside the tree, links resolved inside it, its own first;
+        folders the running user owns are the host user's, as files are."""
+        real = self.real_path(path)
+        if real is None:
+            return None
+        chain = folder_chain(real)
+        if chain is None:
+            return None
+        top = os.path.realpath(self._root)
+        inside = [found for found in chain if os.path.commonpath((top, found.path)) == top]
+        return tuple(
+            replace(
+                found, path=self._tree_path(top, found.path), owner=self._tree_owner(found.owner)
+            )
+            for found in inside[:MAX_ANCESTRY]
+        )
+
+    def tcp_listeners(self, address: str, port: int) -> tuple[TcpListener, ...] | None:
+        """The listeners given for ``port`` to the constructor; None (a tree has no sockets)
+        when none were."""
+        return self._listeners.get(port)
+
+    def _tree_owner(self, owner: str | None) -> str | None:
+        """A real owner as the tree's machine sees it: the running user's files are its user's."""
+        if sys.platform == "win32":
+            return self._user
+        else:
+            return self._user if owner == str(os.geteuid()) else owner
+
+    def _tree_path(self, top: str, real: str) -> str:
+        """The path on the tree's machine of a real path inside the tree whose real root is
+        ``top``."""
+        inner = os.path.relpath(real, top).replace(os.sep, "/")
+        return "/" if inner == "." else "/" + inner
 
     def interactive_session(self) -> bool | None:
         """The constructor's ``interactive_session``; when not given, a Linux tree reads its

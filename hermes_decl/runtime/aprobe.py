@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+from hermes_decl.hosts.default import default_host
+from hermes_decl.runtime.listener import ListenerCheck, ListenerHost, listener_check
 from hermes_decl.runtime.liveness import Endpoint
 from hermes_decl.runtime.probe_driving import checked_target, logged, unexpected
 from hermes_decl.runtime.probe_flow import (
@@ -30,24 +32,28 @@ __all__ = ["aprobe"]
 _Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 
 
-async def aprobe(endpoint: Endpoint, *, deadline: float = DEFAULT_DEADLINE_S) -> ProbeResult:
+async def aprobe(
+    endpoint: Endpoint, *, deadline: float = DEFAULT_DEADLINE_S, host: ListenerHost | None = None
+) -> ProbeResult:
     """Send MCP ``initialize`` to a loopback endpoint and say how it answered, asynchronously.
 
-    Never raises because of what the server does; a ``ValueError`` (which never shows the token)
-    means the endpoint itself is not one ``read_endpoint`` could have given, or the deadline is
-    not a positive, finite number of seconds of at most ``MAX_DEADLINE_S``. Cancelling it
-    cancels the probe.
+    The listener is proven through ``host`` before anything is sent, as ``probe`` proves it (the
+    host is read synchronously). Never raises because of what the server does; a ``ValueError``
+    (which never shows the token) means the endpoint itself is not one ``read_endpoint`` could
+    have given, or the deadline is not a positive, finite number of seconds of at most
+    ``MAX_DEADLINE_S``. Cancelling it cancels the probe.
     """
     target = checked_target(endpoint, deadline)
+    proven = listener_check(host if host is not None else default_host(), endpoint.pid)
     steps = conversation(endpoint.url, endpoint.token, target, float(deadline), time.monotonic())
     try:
-        result = await _drive(steps)
+        result = await _drive(steps, proven)
     except Exception:
         result = unexpected(endpoint)
     return logged(result)
 
 
-async def _drive(steps: Conversation) -> ProbeResult:
+async def _drive(steps: Conversation, proven: ListenerCheck) -> ProbeResult:
     """Perform each step of the conversation on asyncio streams until it gives its result."""
     streams: _Streams | None = None
     try:
@@ -56,7 +62,7 @@ async def _drive(steps: Conversation) -> ProbeResult:
             if isinstance(step, Connect):
                 if streams is not None:
                     _close(streams)
-                streams, reply = await _connect(step)
+                streams, reply = await _connect(step, proven)
             elif streams is None:
                 reply = Reply(time.monotonic(), ReplyKind.BROKEN)
             else:
@@ -76,8 +82,8 @@ def _close(streams: _Streams) -> None:
     streams[1].close()
 
 
-async def _connect(step: Connect) -> tuple[_Streams | None, Reply]:
-    """Streams connected as ``step`` asks, or None and why not."""
+async def _connect(step: Connect, proven: ListenerCheck) -> tuple[_Streams | None, Reply]:
+    """Streams connected as ``step`` asks, their listener proven, or None and why not."""
     try:
         streams = await asyncio.wait_for(
             asyncio.open_connection(step.address, step.port), step.timeout
@@ -88,7 +94,17 @@ async def _connect(step: Connect) -> tuple[_Streams | None, Reply]:
         return None, Reply(time.monotonic(), ReplyKind.FAILED)
     except Exception:
         return None, Reply(time.monotonic(), ReplyKind.BROKEN)
-    return streams, Reply(time.monotonic(), ReplyKind.DONE)
+    try:
+        kind = ReplyKind.DONE if proven(step.address, step.port) else ReplyKind.UNVERIFIED
+    except Exception:
+        kind = ReplyKind.BROKEN
+    except BaseException:
+        _close(streams)
+        raise
+    if kind is not ReplyKind.DONE:
+        _close(streams)
+        return None, Reply(time.monotonic(), kind)
+    return streams, Reply(time.monotonic(), kind)
 
 
 async def _perform(streams: _Streams, step: Send | Receive) -> Reply:

@@ -8,11 +8,16 @@ in the file:
 
 - the process id must be an ``int`` (not a bool) in ``1..MAX_PID`` naming a live process, asked
   through the host seam (``Host.process_alive``), owned by the host's own user and, on Windows,
-  in the host's own session (``Host.process_info``, ``Host.own_process``); and the file must not
-  be older than that process (``Host.file_mtime``, with ``START_TIME_SLACK_S`` for clocks and
-  file systems that round): a stale file whose process id was reused by another program is
-  refused, and so is a file whose process cannot be checked (its owner, session or start time
-  unreadable), with a code of its own, as nothing then says the application is not running;
+  in the host's own session (``Host.process_info``, ``Host.own_process``; a zombie is not
+  live); and the file must not be older than that process (its modification time from the
+  ``fstat`` of the descriptor it was read from, ``Host.read_file_facts``, with
+  ``START_TIME_SLACK_S`` for clocks and file systems that round): a stale file whose process id
+  was reused by another program is refused, and so is a file whose process cannot be checked
+  (its owner, session or start time unreadable), with a code of its own, as nothing then says
+  the application is not running;
+- the file must be this user's and writable by no one else, and no folder above it writable by
+  others unless sticky, nor another user's (``runtime.publisher``): anyone can write a file
+  naming this user's live process and a port of their own;
 - the URL must be plain ``http`` with no userinfo, a loopback host (``127.0.0.1``, ``localhost``
   or ``[::1]``) and a numeric port; its path, query and fragment are ignored, and the URL used is
   ``http://host:port`` + the declaration's ``endpoint_path``, split again and checked to still
@@ -40,10 +45,11 @@ from urllib.parse import SplitResult, urlsplit
 from hermes_decl._logging import get_logger
 from hermes_decl._text_enum import TextEnum
 from hermes_decl.hosts.default import default_host
-from hermes_decl.hosts.protocol import MAX_PID, Host
+from hermes_decl.hosts.protocol import MAX_PID, FileRead, Host
 from hermes_decl.models import AppDef
 from hermes_decl.resolver.expand import expand
 from hermes_decl.runtime.bearer_token import BearerToken
+from hermes_decl.runtime.publisher import publisher_problem
 
 __all__ = [
     "LOOPBACK_HOSTS",
@@ -120,6 +126,9 @@ class NoEndpointCode(TextEnum):
     STALE_FILE = "stale_file"
     """The file is older than the process it names: an earlier process wrote it, the id was
     reused."""
+    UNTRUSTED_FILE = "untrusted_file"
+    """The file, or a folder above it, belongs to another user or can be written by one (or its
+    owner cannot be read): another user may have published it, naming this user's process."""
     UNCHECKED_PROCESS = "unchecked_process"
     """The process is alive, but its owner, session or start (or this host's own user) could not
     be read, or the file cannot be dated: the file is not trusted, yet nothing shows that the
@@ -353,9 +362,10 @@ def _read(app_def: AppDef, host: Host) -> Endpoint | NoEndpoint:
     def no(code: NoEndpointCode, what: str) -> NoEndpoint:
         return NoEndpoint(f"runtime file {path} {what}", code, path)
 
-    data = host.read_file(path, MAX_RUNTIME_FILE_BYTES + 1)
-    if data is None:
+    read = host.read_file_facts(path, MAX_RUNTIME_FILE_BYTES + 1)
+    if read is None:
         return no(NoEndpointCode.MISSING_FILE, "does not exist or is not a regular file")
+    data = read.data
     if len(data) > MAX_RUNTIME_FILE_BYTES:
         return no(NoEndpointCode.FILE_TOO_LARGE, f"is larger than {MAX_RUNTIME_FILE_BYTES} bytes")
     document = _parse_object(data)
@@ -386,14 +396,17 @@ def _read(app_def: AppDef, host: Host) -> Endpoint | NoEndpoint:
         )
     if not host.process_alive(pid):
         return no(NoEndpointCode.DEAD_PROCESS, f"names process {pid}, which is not running")
-    problem = _process_problem(host, pid, path)
+    problem = _process_problem(host, pid, path, read)
     if problem is not None:
         return no(*problem)
     return Endpoint(url, token, pid=pid, path=path)
 
 
-def _process_problem(host: Host, pid: int, path: str) -> tuple[NoEndpointCode, str] | None:
-    """Why the live process ``pid`` did not write the runtime file at ``path`` for this host."""
+def _process_problem(
+    host: Host, pid: int, path: str, read: FileRead
+) -> tuple[NoEndpointCode, str] | None:
+    """Why the live process ``pid`` and this host's user did not publish the runtime file at
+    ``path``, which was ``read``."""
     info = host.process_info(pid)
     if info is None:
         return NoEndpointCode.DEAD_PROCESS, f"names process {pid}, which is not running"
@@ -409,7 +422,7 @@ def _process_problem(host: Host, pid: int, path: str) -> tuple[NoEndpointCode, s
         return unchecked, f"names process {pid}, whose session could not be read"
     if own.session is not None and info.session != own.session:
         return NoEndpointCode.OTHER_USER, f"names process {pid}, which runs in another session"
-    written = host.file_mtime(path)
+    written = read.mtime
     if info.started is None or written is None:
         return unchecked, f"names process {pid}, but the file or the process start cannot be dated"
     if written < info.started - START_TIME_SLACK_S:
@@ -417,4 +430,7 @@ def _process_problem(host: Host, pid: int, path: str) -> tuple[NoEndpointCode, s
             NoEndpointCode.STALE_FILE,
             f"is older than process {pid}, so an earlier process wrote it and the id was reused",
         )
+    untrusted = publisher_problem(read, host.folders_above(path), own.user)
+    if untrusted is not None:
+        return NoEndpointCode.UNTRUSTED_FILE, untrusted
     return None

@@ -20,14 +20,16 @@ ask for, each under the timeout they give. So, for both:
 - a redirect is an answer (``http_3xx``), never followed;
 - it connects only to the loopback host and port of the endpoint, checked again here, and
   ``localhost`` is never looked up (it means ``127.0.0.1``, then ``::1``), so the token goes to
-  nothing else;
+  nothing else; and it sends nothing until what listens there is proven to be this user's
+  application (``runtime.listener``), so no other user's listener ever sees the token;
 - the token never appears in a result, message, log record or exception, nor in a local of any
   frame of the probe's: it stays a ``BearerToken`` until the send writes ``wire()``'s bytes;
   a server name, version or protocol version that holds ``ECHO_WINDOW_CHARS`` characters of it
   (after casefold and NFKC, on what would be shown) is shown as ``<hidden>`` whole.
 
 The outcome is ``answering`` (with the server's name, version and protocol version), or why not:
-``refused``, ``timeout``, ``http_<code>``, ``not_mcp`` or ``unauthorized`` (HTTP 401 or 403).
+``refused``, ``timeout``, ``http_<code>``, ``not_mcp``, ``unauthorized`` (HTTP 401 or 403) or
+``unverified_listener``.
 Anything unforeseen is ``not_mcp``, never an exception.
 """
 
@@ -36,6 +38,7 @@ from __future__ import annotations
 import socket
 import time
 
+from hermes_decl.hosts.default import default_host
 from hermes_decl.runtime.aprobe import aprobe
 from hermes_decl.runtime.http_wire import (
     MAX_HEAD_BYTES,
@@ -43,6 +46,7 @@ from hermes_decl.runtime.http_wire import (
     MAX_LINE_BYTES,
     MAX_RESPONSE_BYTES,
 )
+from hermes_decl.runtime.listener import ListenerCheck, ListenerHost, listener_check
 from hermes_decl.runtime.liveness import Endpoint
 from hermes_decl.runtime.probe_driving import checked_target, logged, unexpected
 from hermes_decl.runtime.probe_driving import logger as logger
@@ -86,23 +90,29 @@ __all__ = [
 ]
 
 
-def probe(endpoint: Endpoint, *, deadline: float = DEFAULT_DEADLINE_S) -> ProbeResult:
+def probe(
+    endpoint: Endpoint, *, deadline: float = DEFAULT_DEADLINE_S, host: ListenerHost | None = None
+) -> ProbeResult:
     """Send MCP ``initialize`` to a loopback endpoint and say how it answered.
 
-    Never raises because of what the server does; a ``ValueError`` (which never shows the token)
-    means the endpoint itself is not one ``read_endpoint`` could have given, or the deadline is
-    not a positive, finite number of seconds of at most ``MAX_DEADLINE_S``.
+    Once connected, and before anything is sent, what listens there must be proven through
+    ``host`` (the live machine by default) to be this user's, and the endpoint's process or a
+    descendant (``runtime.listener``); else the outcome is ``unverified_listener``. Never raises
+    because of what the server does; a ``ValueError`` (which never shows the token) means the
+    endpoint itself is not one ``read_endpoint`` could have given, or the deadline is not a
+    positive, finite number of seconds of at most ``MAX_DEADLINE_S``.
     """
     target = checked_target(endpoint, deadline)
+    proven = listener_check(host if host is not None else default_host(), endpoint.pid)
     steps = conversation(endpoint.url, endpoint.token, target, float(deadline), time.monotonic())
     try:
-        result = _drive(steps)
+        result = _drive(steps, proven)
     except Exception:
         result = unexpected(endpoint)
     return logged(result)
 
 
-def _drive(steps: Conversation) -> ProbeResult:
+def _drive(steps: Conversation, proven: ListenerCheck) -> ProbeResult:
     """Perform each step of the conversation on a blocking socket until it gives its result."""
     connection: socket.socket | None = None
     try:
@@ -111,7 +121,7 @@ def _drive(steps: Conversation) -> ProbeResult:
             if isinstance(step, Connect):
                 if connection is not None:
                     connection.close()
-                connection, reply = _connect(step)
+                connection, reply = _connect(step, proven)
             elif connection is None:
                 reply = Reply(time.monotonic(), ReplyKind.BROKEN)
             else:
@@ -126,8 +136,8 @@ def _drive(steps: Conversation) -> ProbeResult:
         steps.close()
 
 
-def _connect(step: Connect) -> tuple[socket.socket | None, Reply]:
-    """A socket connected as ``step`` asks, or None and why not."""
+def _connect(step: Connect, proven: ListenerCheck) -> tuple[socket.socket | None, Reply]:
+    """A socket connected as ``step`` asks, its listener proven, or None and why not."""
     family = socket.AF_INET6 if ":" in step.address else socket.AF_INET
     try:
         sock = socket.socket(family, socket.SOCK_STREAM)
@@ -146,7 +156,15 @@ def _connect(step: Connect) -> tuple[socket.socket | None, Reply]:
         sock.close()
         raise
     else:
-        return sock, Reply(time.monotonic(), ReplyKind.DONE)
+        try:
+            kind = ReplyKind.DONE if proven(step.address, step.port) else ReplyKind.UNVERIFIED
+        except Exception:
+            kind = ReplyKind.BROKEN
+        except BaseException:
+            sock.close()
+            raise
+        if kind is ReplyKind.DONE:
+            return sock, Reply(time.monotonic(), kind)
     sock.close()
     return None, Reply(time.monotonic(), kind)
 

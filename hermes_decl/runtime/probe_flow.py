@@ -11,7 +11,9 @@ the probe lives here, so the sync and the async drivers cannot disagree:
 - the answer's framing and bounds are ``http_wire``'s;
 - a redirect is an answer (``http_3xx``), never followed;
 - only the endpoint's loopback address is connected to, and ``localhost`` is never looked up (it
-  means ``127.0.0.1``, then ``::1``), so the token goes to nothing else;
+  means ``127.0.0.1``, then ``::1``), so the token goes to nothing else; a driver answers a
+  connection whose listener it could not prove to be the application's ``UNVERIFIED`` (closed,
+  nothing sent), and ``localhost`` then tries ``::1`` under the same proof;
 - the token never appears in a result, and it joins a request's bytes only in the driver's
   send (``OutgoingRequest.wire()``); a server-chosen string is made printable and shortened
   first, then shown as ``<hidden>`` whole when it holds ``ECHO_WINDOW_CHARS`` consecutive
@@ -55,6 +57,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SESSION_END_GRACE_S",
     "UNEXPECTED_DETAIL",
+    "UNVERIFIED_DETAIL",
     "Connect",
     "Conversation",
     "OutgoingRequest",
@@ -93,6 +96,9 @@ CLIENT_NAME = "hermes-decl"
 UNEXPECTED_DETAIL = "the probe failed unexpectedly"
 """The detail of a probe that something unforeseen ended (its text is never shown)."""
 
+UNVERIFIED_DETAIL = "what listens there was not proven to be the application, so nothing was sent"
+"""The detail of a probe whose listener was not proven (``unverified_listener``)."""
+
 _REQUEST_ID = 1
 _PROTOCOL_TOKEN = re.compile(r"[0-9A-Za-z._-]{1,64}")
 _HIDDEN = "<hidden>"
@@ -110,6 +116,9 @@ class ReplyKind(Enum):
     """The connection failed (refused, reset, no such address family)."""
     BROKEN = "broken"
     """Something unforeseen went wrong in the driver."""
+    UNVERIFIED = "unverified"
+    """It connected, but what listens there was not proven to be the application's, so the
+    connection was closed before anything was sent."""
 
 
 @dataclass(frozen=True)
@@ -275,17 +284,23 @@ class _Probe:
         return remaining
 
     def _connect(self) -> Generator[Step, Reply, None]:
+        unverified = False
         for address in connect_addresses(self._target[0]):
             reply = yield Connect(address, self._target[1], self._left())
             self._now = reply.now
             if reply.kind is ReplyKind.DONE:
                 return
-            if reply.kind is ReplyKind.TIMEOUT:
+            if reply.kind is ReplyKind.UNVERIFIED:
+                unverified = True
+                continue
+            if reply.kind is ReplyKind.TIMEOUT and not unverified:
                 raise _Failed(
                     ProbeOutcome.TIMEOUT, f"no connection within {self._seconds:g} seconds"
                 )
             if reply.kind is ReplyKind.BROKEN:
                 raise _Failed(ProbeOutcome.NOT_MCP, UNEXPECTED_DETAIL)
+        if unverified:
+            raise _Failed(ProbeOutcome.UNVERIFIED_LISTENER, UNVERIFIED_DETAIL)
         raise _Failed(ProbeOutcome.REFUSED, "the connection was refused")
 
     def _send(self, request: OutgoingRequest) -> Generator[Step, Reply, None]:

@@ -27,6 +27,9 @@ class ProbeOutcome(TextEnum):
     """It answered, but not as an MCP server (wrong protocol, malformed, too large, an error)."""
     UNAUTHORIZED = "unauthorized"
     """It refused the token (HTTP 401 or 403)."""
+    UNVERIFIED_LISTENER = "unverified_listener"
+    """What listens at the endpoint was not proven to be this user's application (the runtime
+    file's process or a descendant), so nothing was sent to it, the token least of all."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +59,8 @@ class ProbeResult:
 
     @property
     def reason(self) -> str:
-        """``answering``, ``refused``, ``timeout``, ``http_<code>``, ``not_mcp`` or
-        ``unauthorized``."""
+        """``answering``, ``refused``, ``timeout``, ``http_<code>``, ``not_mcp``,
+        ``unauthorized`` or ``unverified_listener``."""
         if self.outcome is ProbeOutcome.HTTP_ERROR and self.http_status is not None:
             return f"http_{self.http_status}"
         return self.outcome.value

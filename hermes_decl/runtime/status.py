@@ -24,8 +24,10 @@ app_not_running         liveness server_json and no runtime file, a dead    afte
                         than its process; the endpoint is never contacted
 endpoint_unavailable    liveness server_json and the runtime file gives no  after_user_action
                         usable endpoint (its live process could not be
-                        checked included), or with probe=True the
-                        endpoint does not answer MCP initialize
+                        checked, or the file may be another user's,
+                        included), or with probe=True the endpoint does
+                        not answer MCP initialize or what listens there
+                        is not proven to be the application
 hermes_not_connected    is_connected is None, answers false or raises       after_user_action
 no_requirements         the declaration requires no application (none is    none (usable)
                         observed) and the connection is alive
@@ -117,7 +119,8 @@ def status(
         question = next(steps)
         while True:
             if isinstance(question, ProbeEndpoint):
-                question = steps.send(send_initialize(question.endpoint, deadline=deadline))
+                probed = send_initialize(question.endpoint, deadline=deadline, host=question.host)
+                question = steps.send(probed)
             else:
                 question = steps.send(_connected(is_connected, decl.name))
     except StopIteration as decided:
@@ -144,7 +147,9 @@ async def astatus(
         question = next(steps)
         while True:
             if isinstance(question, ProbeEndpoint):
-                answer: bool | ProbeResult = await aprobe(question.endpoint, deadline=deadline)
+                answer: bool | ProbeResult = await aprobe(
+                    question.endpoint, deadline=deadline, host=question.host
+                )
             else:
                 answer = await _aconnected(is_connected, decl.name)
             question = steps.send(answer)

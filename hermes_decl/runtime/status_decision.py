@@ -26,9 +26,11 @@ class AskConnection:
 
 @dataclass(frozen=True)
 class ProbeEndpoint:
-    """The decision needs ``endpoint`` probed; answer with its ``ProbeResult``."""
+    """The decision needs ``endpoint`` probed, its listener proven on ``host``; answer with its
+    ``ProbeResult``."""
 
     endpoint: Endpoint
+    host: Host | None = None
 
 
 Question = AskConnection | ProbeEndpoint
@@ -125,13 +127,13 @@ def _running(
             restart,
             runtime=found,
         )
-    answer = (yield ProbeEndpoint(found)) if probe else None
+    answer = (yield ProbeEndpoint(found, host)) if probe else None
     if isinstance(answer, ProbeResult) and not answer.answering:
         return Status(
             StatusState.ENDPOINT_UNAVAILABLE,
             verdict,
             app,
-            f"{app} is running, but {_why_not_answering(answer, deadline)}.",
+            f"{app} is running, but {_why_not_answering(answer, deadline, app)}.",
             restart,
             endpoint=found,
             probe=answer,
@@ -148,9 +150,11 @@ def _running(
     )
 
 
-def _why_not_answering(answer: ProbeResult, deadline: float) -> str:
+def _why_not_answering(answer: ProbeResult, deadline: float, app: str) -> str:
     """Why an endpoint is not answering, as the end of a sentence."""
     outcome = answer.outcome
+    if outcome is ProbeOutcome.UNVERIFIED_LISTENER:
+        return f"what listens at its MCP endpoint could not be proven to be {app}"
     if outcome is ProbeOutcome.REFUSED:
         return "nothing accepts connections at its MCP endpoint"
     if outcome is ProbeOutcome.TIMEOUT:

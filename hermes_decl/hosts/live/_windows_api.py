@@ -145,6 +145,64 @@ if sys.platform == "win32":
     TOKEN_USER_BYTES = 256
     """Room for a ``TOKEN_USER`` and its SID (a SID is at most 68 bytes)."""
 
+    SE_FILE_OBJECT = 1
+    """``SE_OBJECT_TYPE`` of a file handle."""
+
+    OWNER_SECURITY_INFORMATION = 0x00000001
+    """Ask ``GetSecurityInfo`` for the owner only."""
+
+    def descriptor_owner_sid(fd: int) -> str | None:
+        """The owner SID of an open file descriptor (``GetSecurityInfo``), or None on failure."""
+        try:
+            import msvcrt
+
+            handle = msvcrt.get_osfhandle(fd)
+            advapi32 = ctypes.WinDLL("advapi32", use_last_error=True)
+            kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+            get_security_info = advapi32.GetSecurityInfo
+            get_security_info.argtypes = (
+                wintypes.HANDLE,
+                ctypes.c_int,
+                wintypes.DWORD,
+                ctypes.POINTER(ctypes.c_void_p),
+                ctypes.POINTER(ctypes.c_void_p),
+                ctypes.POINTER(ctypes.c_void_p),
+                ctypes.POINTER(ctypes.c_void_p),
+                ctypes.POINTER(ctypes.c_void_p),
+            )
+            get_security_info.restype = wintypes.DWORD
+            sid_string = advapi32.ConvertSidToStringSidW
+            sid_string.argtypes = (ctypes.c_void_p, ctypes.POINTER(wintypes.LPWSTR))
+            sid_string.restype = wintypes.BOOL
+            local_free = kernel32.LocalFree
+            local_free.argtypes = (wintypes.HLOCAL,)
+            local_free.restype = wintypes.HLOCAL
+            owner, descriptor = ctypes.c_void_p(), ctypes.c_void_p()
+            status = get_security_info(
+                handle,
+                SE_FILE_OBJECT,
+                OWNER_SECURITY_INFORMATION,
+                ctypes.byref(owner),
+                None,
+                None,
+                None,
+                ctypes.byref(descriptor),
+            )
+            if status != 0 or not owner.value:
+                return None
+            try:
+                text = wintypes.LPWSTR()
+                if not sid_string(owner, ctypes.byref(text)):
+                    return None
+                try:
+                    return text.value
+                finally:
+                    local_free(ctypes.cast(text, wintypes.HLOCAL))
+            finally:
+                local_free(ctypes.cast(descriptor, wintypes.HLOCAL))
+        except (OSError, AttributeError, ValueError, TypeError):
+            return None
+
     def live_process_api() -> Kernel32Processes | None:
         """The real kernel32 and advapi32, or None when they cannot be loaded."""
         try:

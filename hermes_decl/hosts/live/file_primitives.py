@@ -11,17 +11,28 @@ import stat
 import sys
 
 from hermes_decl._regular_file import open_regular
-from hermes_decl.hosts.protocol import MAX_DIR_ENTRIES, Listing
+from hermes_decl.hosts.protocol import (
+    MAX_ANCESTRY,
+    MAX_DIR_ENTRIES,
+    FileRead,
+    FolderFacts,
+    Listing,
+)
+
+if sys.platform == "win32":
+    from hermes_decl.hosts.live._windows_api import descriptor_owner_sid
 
 __all__ = [
     "READ_CHUNK",
     "file_modified",
+    "folder_chain",
     "is_absolute_here",
     "list_dir_names",
     "path_is_dir",
     "path_is_file",
     "read_link",
     "read_regular_file",
+    "read_regular_file_facts",
 ]
 
 READ_CHUNK = 1 << 20
@@ -152,4 +163,70 @@ def read_link(path: str) -> str | None:
     try:
         return os.readlink(path)
     except _PATH_ERRORS:
+        return None
+
+
+def _descriptor_owner(fd: int, found: os.stat_result) -> str | None:
+    """The owner of an open file: its user id on POSIX, its owner SID on Windows."""
+    if sys.platform == "win32":
+        return descriptor_owner_sid(fd)
+    else:
+        return str(found.st_uid)
+
+
+def _permission_bits(found: os.stat_result) -> int | None:
+    """POSIX permission bits; None on Windows, whose modes only mirror the read-only flag."""
+    if sys.platform == "win32":
+        return None
+    else:
+        return stat.S_IMODE(found.st_mode)
+
+
+def read_regular_file_facts(path: str, size: int) -> FileRead | None:
+    """At most ``size`` bytes of a regular file and the ``fstat`` of the descriptor they were
+    read from (owner, mode, modification time); None otherwise. Never raises.
+
+    Opened as ``read_regular_file`` opens, so it never blocks; owner, mode and time describe the
+    bytes read even if the path is swapped right after.
+    """
+    if size < 0 or not path_is_file(path):
+        return None
+    try:
+        fd = open_regular(path)
+    except _PATH_ERRORS:
+        return None
+    try:
+        found = os.fstat(fd)
+        data = _read_at(fd, size, 0)
+        owner = _descriptor_owner(fd, found)
+    except _PATH_ERRORS:
+        return None
+    finally:
+        os.close(fd)
+    return FileRead(data, owner=owner, mtime=found.st_mtime, mode=_permission_bits(found))
+
+
+def folder_chain(path: str) -> tuple[FolderFacts, ...] | None:
+    """The owner and mode of each folder above ``path``, links resolved, its own folder first;
+    None when one cannot be read. Empty on Windows, whose folders' rights are ACLs, not modes."""
+    if sys.platform == "win32":
+        return ()
+    else:
+        if not is_absolute_here(path):
+            return None
+        try:
+            folder = os.path.dirname(os.path.realpath(path))
+        except _PATH_ERRORS:
+            return None
+        chain: list[FolderFacts] = []
+        for _ in range(MAX_ANCESTRY):
+            try:
+                found = os.stat(folder)
+            except _PATH_ERRORS:
+                return None
+            chain.append(FolderFacts(folder, str(found.st_uid), _permission_bits(found)))
+            above = os.path.dirname(folder)
+            if above == folder:
+                return tuple(chain)
+            folder = above
         return None

@@ -18,14 +18,23 @@ from typing import TYPE_CHECKING
 
 from hermes_decl.hosts.live.file_primitives import (
     file_modified,
+    folder_chain,
     list_dir_names,
     path_is_dir,
     path_is_file,
     read_regular_file,
+    read_regular_file_facts,
 )
 from hermes_decl.hosts.machine import ArchitectureApi, native_machine
 from hermes_decl.hosts.pathsearch import search_path, searched_folders
-from hermes_decl.hosts.protocol import Listing, ProcessInfo, valid_pid
+from hermes_decl.hosts.protocol import (
+    FileRead,
+    FolderFacts,
+    Listing,
+    ProcessInfo,
+    TcpListener,
+    valid_pid,
+)
 from hermes_decl.models import OS_FAMILIES, OsFamily
 
 if sys.platform == "win32":
@@ -248,9 +257,28 @@ class LiveHost:
         """This process's own owner and session: what a runtime file's process must match."""
         return live_own_process()
 
+    def process_parent(self, pid: int) -> int | None:
+        """The parent of a running process (``/proc``, ``proc_bsdinfo``, or the process's basic
+        information on Windows); None when it cannot be read."""
+        return this_os.process_parent(pid) if valid_pid(pid) else None
+
     def file_mtime(self, path: str) -> float | None:
         """When a regular file was last modified (seconds since the epoch), or None."""
         return file_modified(path)
+
+    def read_file_facts(self, path: str, size: int) -> FileRead | None:
+        """At most ``size`` bytes of a regular file and the ``fstat`` of their descriptor."""
+        return read_regular_file_facts(path, size)
+
+    def folders_above(self, path: str) -> tuple[FolderFacts, ...] | None:
+        """Owner and mode of each folder above ``path``, links resolved (none on Windows)."""
+        return folder_chain(path)
+
+    def tcp_listeners(self, address: str, port: int) -> tuple[TcpListener, ...] | None:
+        """Who holds the sockets a connection to a loopback ``address`` and ``port`` could
+        reach: ``/proc/net/tcp`` on Linux, ``GetExtendedTcpTable`` on Windows, each process's
+        socket descriptors on macOS; None when the OS does not tell."""
+        return this_os.tcp_listeners(address, port)
 
     def interactive_session(self) -> bool | None:
         """Whether this process runs in a logged-in desktop session; None when it cannot tell."""

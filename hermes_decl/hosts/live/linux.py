@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
 from hermes_decl.hosts.live.file_primitives import read_regular_file
+from hermes_decl.hosts.live.linux_sockets import tcp_listeners
 from hermes_decl.hosts.live.posix import home, own_process, pid_exists, user_home
 from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, UninstallEntry
 
@@ -27,15 +28,19 @@ __all__ = [
     "display_device_ids",
     "drive_is_remote",
     "effective_uid",
+    "exited_state",
     "home",
     "interactive_session",
     "linux_process_info",
     "os_version",
     "own_process",
+    "parent_pid",
     "pid_exists",
     "proc_translated",
     "process_info",
+    "process_parent",
     "start_ticks",
+    "tcp_listeners",
     "uninstall_entries",
     "uptime",
     "user_home",
@@ -68,6 +73,17 @@ def effective_uid(status: bytes) -> int | None:
     return None
 
 
+def exited_state(status: bytes) -> bool:
+    """Whether a ``/proc/<pid>/status`` file's ``State:`` line says the process has exited but
+    is not yet reaped (``Z``, a zombie) or is being torn down (``X``): such a process still
+    answers ``kill(pid, 0)``, yet it runs nothing."""
+    for line in status.split(b"\n"):
+        if line.startswith(b"State:"):
+            fields = line[6:].split()
+            return bool(fields) and fields[0] in (b"Z", b"X")
+    return False
+
+
 def start_ticks(stat: bytes) -> int | None:
     """Field 22 (``starttime``, clock ticks after boot) of a ``/proc/<pid>/stat`` file, or None.
 
@@ -80,6 +96,15 @@ def start_ticks(stat: bytes) -> int | None:
     fields = stat[end_of_name + 1 :].split()
     index = _START_TIME_FIELD - 3  # the fields after the name start at field 3
     return _number(fields[index]) if len(fields) > index else None
+
+
+def parent_pid(stat: bytes) -> int | None:
+    """Field 4 (``ppid``) of a ``/proc/<pid>/stat`` file, counted after the name; None when
+    unreadable or 0 (no parent)."""
+    end_of_name = stat.rfind(b")")
+    fields = stat[end_of_name + 1 :].split() if end_of_name >= 0 else []
+    found = _number(fields[1]) if len(fields) > 1 else None
+    return found or None
 
 
 def uptime(proc_uptime: bytes) -> float | None:
@@ -97,13 +122,14 @@ def uptime(proc_uptime: bytes) -> float | None:
 def linux_process_info(
     pid: int, read: Callable[[str, int], bytes | None], ticks_per_second: int, now: float
 ) -> ProcessInfo | None:
-    """The owner and start time of process ``pid``; None when ``/proc`` has no such process.
+    """The owner and start time of process ``pid``; None when ``/proc`` has no such process, or
+    when the same read of its status says it has exited (a zombie).
 
     ``read(path, size)`` reads at most ``size`` bytes of a regular file (None when it cannot);
     ``now`` is the wall clock, in seconds since the epoch.
     """
     status = read(f"/proc/{pid}/status", MAX_PROC_FILE_BYTES)
-    if status is None:
+    if status is None or exited_state(status):
         return None
     uid = effective_uid(status)
     started: float | None = None
@@ -129,6 +155,12 @@ def process_info(pid: int) -> ProcessInfo | None:
         except (OSError, ValueError):
             ticks_per_second = 0
     return linux_process_info(pid, read_regular_file, ticks_per_second, time.time())
+
+
+def process_parent(pid: int) -> int | None:
+    """The parent of process ``pid`` from ``/proc/<pid>/stat``; None when unreadable."""
+    stat = read_regular_file(f"/proc/{pid}/stat", MAX_PROC_FILE_BYTES)
+    return None if stat is None else parent_pid(stat)
 
 
 def interactive_session(getenv: Callable[[str], str | None]) -> bool | None:

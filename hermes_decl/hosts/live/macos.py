@@ -15,14 +15,18 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
+from hermes_decl.hosts.live.macos_sockets import darwin_tcp_listeners
 from hermes_decl.hosts.live.posix import home, own_process, pid_exists, user_home
 from hermes_decl.hosts.os_version import macos_version
-from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, UninstallEntry
+from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, TcpListener, UninstallEntry
 
 __all__ = [
     "BSD_INFO_SIZE",
     "SESSION_HAS_GRAPHIC_ACCESS",
+    "SZOMB",
     "DarwinApi",
+    "bsd_info_parent",
+    "bsd_info_zombie",
     "darwin_interactive_session",
     "darwin_process_info",
     "display_device_ids",
@@ -35,6 +39,8 @@ __all__ = [
     "pid_exists",
     "proc_translated",
     "process_info",
+    "process_parent",
+    "tcp_listeners",
     "uninstall_entries",
     "user_home",
     "wow64_native_machine",
@@ -49,6 +55,9 @@ fields, then the start time as two 64-bit fields."""
 
 _BSD_INFO = struct.Struct("=12I16s32s5Ii2Q")
 """``struct proc_bsdinfo`` as laid out by the kernel (native byte order, no padding needed)."""
+
+SZOMB = 5
+"""``pbi_status`` of a process that has exited but is not yet reaped (a zombie)."""
 
 SESSION_HAS_GRAPHIC_ACCESS = 0x0010
 """``sessionHasGraphicAccess``: the security session can draw on the console (Aqua)."""
@@ -81,6 +90,20 @@ def parse_bsd_info(data: bytes, pid: int) -> tuple[int, float] | None:
     return uid, seconds + microseconds / 1_000_000
 
 
+def bsd_info_zombie(data: bytes) -> bool:
+    """Whether a ``proc_bsdinfo``'s ``pbi_status`` says the process is a zombie (``SZOMB``)."""
+    return len(data) >= BSD_INFO_SIZE and _BSD_INFO.unpack_from(data)[1] == SZOMB
+
+
+def bsd_info_parent(data: bytes, pid: int) -> int | None:
+    """The parent (``pbi_ppid``) in a ``proc_bsdinfo`` of process ``pid``; None when the bytes
+    are too short, describe another process, or name no parent."""
+    if len(data) < BSD_INFO_SIZE:
+        return None
+    fields = _BSD_INFO.unpack_from(data)
+    return fields[4] or None if fields[3] == pid else None
+
+
 def darwin_process_info(
     pid: int, api: DarwinApi | None, kill: Callable[[int, int], None], own_uid: int
 ) -> ProcessInfo | None:
@@ -89,6 +112,7 @@ def darwin_process_info(
     ``kill(pid, 0)`` answers first: no such process, or ``EPERM``, which (unless this process is
     root) means it belongs to another user. The owner then comes from ``proc_bsdinfo``; when
     that cannot be read, a process ``kill`` may signal without root privileges is this user's.
+    A zombie (``SZOMB`` in the same ``proc_bsdinfo``) still answers ``kill`` and is not running.
     """
     try:
         kill(pid, 0)
@@ -103,6 +127,8 @@ def darwin_process_info(
     except (OSError, ValueError, TypeError):
         data = None
     parsed = parse_bsd_info(data, pid) if data is not None else None
+    if data is not None and parsed is not None and bsd_info_zombie(data):
+        return None
     if parsed is not None:
         uid, started = parsed
         return ProcessInfo(user=str(uid), started=started)
@@ -127,6 +153,8 @@ def darwin_interactive_session(
 
 if sys.platform == "darwin":
     import ctypes
+
+    from hermes_decl.hosts.live.macos_sockets import live_socket_api
 
     class LibSystem:
         """``DarwinApi`` over the real libSystem and Security framework."""
@@ -205,6 +233,36 @@ def process_info(pid: int) -> ProcessInfo | None:
     """Who owns process ``pid`` here and since when; None when there is no such process."""
     if sys.platform == "darwin":
         return darwin_process_info(pid, live_darwin_api(), os.kill, os.geteuid())
+    else:
+        return None
+
+
+def process_parent(pid: int) -> int | None:
+    """The parent of process ``pid`` from its ``proc_bsdinfo``; None when unreadable."""
+    if sys.platform == "darwin":
+        api = live_darwin_api()
+        try:
+            data = api.bsd_info(pid) if api is not None else None
+        except (OSError, ValueError, TypeError):
+            data = None
+        return None if data is None else bsd_info_parent(data, pid)
+    else:
+        return None
+
+
+def tcp_listeners(address: str, port: int) -> tuple[TcpListener, ...] | None:
+    """The listeners a connection to a loopback ``address`` and ``port`` may reach, among the
+    processes whose descriptors this one can read; None when they cannot be listed."""
+    if sys.platform == "darwin":
+        process_api = live_darwin_api()
+
+        def owner(pid: int) -> ProcessInfo | None:
+            return darwin_process_info(pid, process_api, os.kill, os.geteuid())
+
+        try:
+            return darwin_tcp_listeners(address, port, live_socket_api(), owner)
+        except (OSError, ValueError, TypeError, struct.error):
+            return None
     else:
         return None
 

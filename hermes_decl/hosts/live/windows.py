@@ -26,6 +26,7 @@ from hermes_decl.hosts.protocol import (
     HostFiles,
     Listing,
     ProcessInfo,
+    TcpListener,
     UninstallEntries,
     UninstallEntry,
 )
@@ -38,6 +39,12 @@ if sys.platform == "win32":
         live_process_api,
         rtl_get_version,
         windows_native_machine_code,
+    )
+    from hermes_decl.hosts.live.windows_sockets import (
+        listening_rows,
+        parent_process_id,
+        parse_tcp_table,
+        tcp_table,
     )
 
 UNINSTALL_KEY = r"SOFTWARE\Microsoft\Windows\CurrentVersion\Uninstall"
@@ -375,6 +382,43 @@ def own_process() -> ProcessInfo:
         return ProcessInfo(user=None, started=None) if api is None else windows_own_process(api)
     else:
         return ProcessInfo(user=None, started=None)
+
+
+def process_parent(pid: int) -> int | None:
+    """The parent process id Windows recorded for ``pid``; None when it cannot be read."""
+    if sys.platform == "win32":
+        api = live_process_api()
+        handle = None if api is None else api.open_process(pid)
+        if api is None or handle is None:
+            return None
+        try:
+            return parent_process_id(handle)
+        finally:
+            api.close(handle)
+    else:
+        return None
+
+
+def tcp_listeners(address: str, port: int) -> tuple[TcpListener, ...] | None:
+    """The listening sockets a connection to ``address`` and ``port`` may reach, from both
+    listener tables, each with its owning process and that process's owner; None when either
+    table cannot be read."""
+    if sys.platform == "win32":
+        pids: list[int] = []
+        for ipv6 in (False, True):
+            data = tcp_table(ipv6)
+            rows = None if data is None else parse_tcp_table(data, ipv6)
+            if rows is None:
+                return None
+            pids += listening_rows(address, port, rows)
+        api = live_process_api()
+        found: list[TcpListener] = []
+        for pid in pids:
+            info = None if api is None else windows_process_info(pid, api)
+            found.append(TcpListener(None if info is None else info.user, (pid,)))
+        return tuple(found)
+    else:
+        return None
 
 
 def interactive_session(getenv: Callable[[str], str | None]) -> bool | None:
