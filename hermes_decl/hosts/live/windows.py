@@ -21,6 +21,10 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
+from hermes_decl.hosts.live.windows_drives import DRIVE_REMOTE as DRIVE_REMOTE
+from hermes_decl.hosts.live.windows_drives import drive_is_remote as drive_is_remote
+from hermes_decl.hosts.live.windows_drives import drive_root as drive_root
+from hermes_decl.hosts.live.windows_drives import remote_drive as remote_drive
 from hermes_decl.hosts.protocol import (
     MAX_SUBKEYS,
     HostFiles,
@@ -35,7 +39,6 @@ if sys.platform == "win32":
     import winreg
 
     from hermes_decl.hosts.live._windows_api import (
-        get_drive_type,
         live_process_api,
         rtl_get_version,
         windows_native_machine_code,
@@ -458,36 +461,6 @@ def display_device_ids() -> tuple[str, ...]:
         return read_display_device_ids(winreg)
     else:
         return ()
-
-
-DRIVE_REMOTE = 4
-"""What ``GetDriveTypeW`` answers for a network drive (a mapped share)."""
-
-
-def drive_root(path: str) -> str | None:
-    """The root of a Windows path's drive, as ``GetDriveTypeW`` takes it (``Z:\\``), else None."""
-    if len(path) >= 2 and path[0].isascii() and path[0].isalpha() and path[1] == ":":
-        return path[0].upper() + ":\\"
-    return None
-
-
-def remote_drive(path: str, drive_type: Callable[[str], int | None]) -> bool:
-    """Whether ``drive_type`` says the drive of ``path`` is ``DRIVE_REMOTE``; never raises."""
-    root = drive_root(path)
-    if root is None:
-        return False
-    try:
-        return drive_type(root) == DRIVE_REMOTE
-    except (OSError, AttributeError, TypeError, ValueError):
-        return False
-
-
-def drive_is_remote(path: str) -> bool:
-    """Whether the drive a path starts at is a network drive on this Windows machine."""
-    if sys.platform == "win32":
-        return remote_drive(path, get_drive_type)
-    else:
-        return False
 
 
 def live_windows_version() -> str | None:
