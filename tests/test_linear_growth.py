@@ -30,8 +30,10 @@ from hermes_decl.testing import FakeHost
 
 ROUNDS = 5
 MOST_RATIO = 6.0
-ROUND_S = 0.04
-"""The least time one round at N takes: small work is repeated within a round to reach it."""
+MEASUREMENTS = 3
+ROUND_S = 0.1
+"""The least time one round at N takes: small work is repeated within a round to reach it.
+Windows counts CPU time in 15.6 ms ticks, so a round must be several ticks long."""
 
 
 def _round(work: Callable[[int], object], count: int, loops: int) -> float:
@@ -41,11 +43,18 @@ def _round(work: Callable[[int], object], count: int, loops: int) -> float:
     return time.process_time() - started
 
 
+def _wall_once(work: Callable[[int], object], count: int) -> float:
+    """One run's wall time: a CPU clock with coarse ticks may read a short run as zero."""
+    started = time.perf_counter()
+    work(count)
+    return time.perf_counter() - started
+
+
 def _growth(work: Callable[[int], object], size: int) -> tuple[float, float]:
     """The best time of a round at ``size`` and at four times it, the collector paused; the
     rounds alternate, so a busy moment of the machine slows both sizes alike."""
     work(size)  # warm: first-use imports and validator builds are not the work measured
-    once = min(_round(work, size, 1) for _ in range(3))
+    once = min(_wall_once(work, size) for _ in range(3))
     loops = max(1, math.ceil(ROUND_S / max(once, 1e-6)))
     small, large = float("inf"), float("inf")
     enabled = gc.isenabled()
@@ -134,8 +143,14 @@ WORK: dict[str, tuple[int, Callable[[int], object]]] = {
 def test_four_times_the_items_cost_at_most_six_times_the_time(
     size: int, work: Callable[[int], object]
 ) -> None:
-    small, large = _growth(work, size)
-    assert large <= MOST_RATIO * small, (small, large)
+    # A busy moment can slow one measurement; quadratic work fails every one of them.
+    measured = []
+    for _ in range(MEASUREMENTS):
+        small, large = _growth(work, size)
+        measured.append((small, large))
+        if large <= MOST_RATIO * small:
+            return
+    pytest.fail(f"4N/N CPU time above {MOST_RATIO} in each of {MEASUREMENTS} runs: {measured}")
 
 
 def _issues(data: dict[str, object]) -> list[tuple[str, str, str]]:
