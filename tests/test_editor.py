@@ -81,6 +81,12 @@ ALLOWED: dict[str, Allowed] = {
         lambda issue: (),
         "each YAML parser words syntax errors its own way; only the line must agree",
     ),
+    "not_declarations": Allowed(
+        lambda issue: ("must be a mapping",),
+        "the CLI says once, at the first value that is not a mapping, that the document is no "
+        "declarations file and shows no value (it may be a secrets file); the editor, showing "
+        "the author's own open file, flags each such value: both say it must be a mapping",
+    ),
     "path_windows_variable": Allowed(
         lambda issue: ("%VAR%", "Windows form", "start with /, ~ or $VAR"),
         "one pattern states where a POSIX path may start, so the editor words the rule that "

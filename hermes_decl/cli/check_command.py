@@ -60,6 +60,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the same as --format json",
     )
     parser.add_argument(
+        "--follow-symlinks",
+        action="store_true",
+        help="read a FILE that is a symbolic link to a file outside its folder (by default such "
+        "a link is refused unread)",
+    )
+    parser.add_argument(
         "-q", "--quiet", action="store_true", help="print only problems, no line per valid file"
     )
     parser.add_argument(
@@ -107,7 +113,11 @@ def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
     for source in sources:
         where = label(source)
         declarations, error, warnings = load_checked(
-            source, at=args.at, single=args.single, stdin=stdin
+            source,
+            at=args.at,
+            single=args.single,
+            stdin=stdin,
+            follow_symlinks=args.follow_symlinks,
         )
         issues = (*(error.issues if error is not None else ()), *warnings)
         if error is not None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INVALID = 0, 1, 2, 3
 OS_FAMILIES = ("win32", "darwin", "linux")
 """The ``--os`` choices: ``hermes_decl.models.OS_FAMILIES`` (a test keeps them equal)."""
-UNREADABLE_CODES = frozenset({"unreadable_file", "not_a_regular_file"})
+UNREADABLE_CODES = frozenset({"unreadable_file", "not_a_regular_file", "symlink_outside_folder"})
 """Issue codes that mean the input could not be read at all: exit status 2, as usage errors."""
 
 Run = Callable[[argparse.Namespace, Output, Output], int]

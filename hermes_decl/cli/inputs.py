@@ -27,6 +27,14 @@ SINGLE_DECLARATION_FILES = r"(^|/)plugin-app\.(ya?ml|json)$"
 """The names of files holding one ``{app, requires}``: the ``--single`` hook's ``files``."""
 MANIFEST_NAMES = frozenset({"plugin.json", "plugin.yaml", "plugin.yml"})
 """File names read as a plugin manifest (servers under its ``extensions``), unless ``--at``."""
+SYMLINK_OUTSIDE_MESSAGE = (
+    "is a symbolic link to a file outside its folder, which is not read (it could be any file "
+    "of yours, such as a secrets file): commit the file itself, or check it with --follow-symlinks"
+)
+NOT_DECLARATIONS_MESSAGE = (
+    "is not a declarations file: it must be a mapping of server name to {app, requires}, each "
+    "server a mapping; none of its values is shown"
+)
 SINGLE_MESSAGE = (
     "this file holds one declaration {app, requires} without a server name: add a server name "
     "above it, or check it with --single"
@@ -79,6 +87,19 @@ def expand(sources: Sequence[str], pattern: str) -> Iterator[str]:
         yield from sorted(found)
 
 
+def link_outside_folder(source: str) -> bool:
+    """Whether ``source`` is a symbolic link whose target, all links followed, is not inside the
+    folder the link is in (a committed link to ``~/.aws/credentials``, say)."""
+    if source == STDIN or not os.path.islink(source):
+        return False
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(source)))
+    target = os.path.realpath(source)
+    try:
+        return os.path.commonpath([folder, target]) != folder
+    except ValueError:  # on another drive
+        return True
+
+
 def _read(source: str, stdin: StandardInput) -> Document:
     from hermes_decl.loader import read_document, read_document_file
 
@@ -90,6 +111,17 @@ def _read(source: str, stdin: StandardInput) -> Document:
 def _holds_one_declaration(data: object) -> bool:
     """Whether a document's top keys are ``app`` or ``requires`` only: one unnamed declaration."""
     return isinstance(data, Mapping) and bool(data) and set(data) <= {"app", "requires"}
+
+
+def _first_not_a_server(data: object) -> tuple[str, ...] | None:
+    """Where a document stops being a mapping of server names to mappings (or null, for absent):
+    ``()`` for the whole document, ``(name,)`` for the first server that is not; else None."""
+    if not isinstance(data, Mapping):
+        return ()
+    for name, value in data.items():
+        if value is not None and not isinstance(value, Mapping):
+            return (name,) if isinstance(name, str) else ()
+    return None
 
 
 def _single(document: Document, name: str) -> dict[str, Declaration]:
@@ -110,23 +142,43 @@ def _single(document: Document, name: str) -> dict[str, Declaration]:
 
 
 def load(
-    source: str, *, at: str | None, single: bool, stdin: StandardInput
+    source: str,
+    *,
+    at: str | None,
+    single: bool,
+    stdin: StandardInput,
+    follow_symlinks: bool = True,
 ) -> tuple[dict[str, Declaration], DeclarationError | None]:
     """The declarations of one source by server name, or none and the source's problems."""
-    declarations, error, _ = load_checked(source, at=at, single=single, stdin=stdin, lint=False)
+    declarations, error, _ = load_checked(
+        source, at=at, single=single, stdin=stdin, lint=False, follow_symlinks=follow_symlinks
+    )
     return declarations, error
 
 
 def load_checked(
-    source: str, *, at: str | None, single: bool, stdin: StandardInput, lint: bool = True
+    source: str,
+    *,
+    at: str | None,
+    single: bool,
+    stdin: StandardInput,
+    lint: bool = True,
+    follow_symlinks: bool = True,
 ) -> tuple[dict[str, Declaration], DeclarationError | None, tuple[Issue, ...]]:
     """``load``, and with ``lint`` the source's warnings (``hermes_decl.lint``) beside it: its
-    declarations by server name, its problems (or None), and its warnings."""
+    declarations by server name, its problems (or None), and its warnings.
+
+    Without ``follow_symlinks`` a link out of its folder is refused unread. A document that is
+    not a mapping of server names to mappings is one problem that quotes none of its values.
+    """
     from hermes_decl.errors import DeclarationError, Issue
     from hermes_decl.loader import declarations_from, manifest_declarations
 
     base: tuple[str, ...] | None
     try:
+        if not follow_symlinks and link_outside_folder(source):
+            issue = Issue("", "symlink_outside_folder", SYMLINK_OUTSIDE_MESSAGE)
+            raise DeclarationError(label(source), [issue])
         document = _read(source, stdin)
         if single:
             name = STDIN_SERVER if source == STDIN else Path(source).stem
@@ -140,6 +192,13 @@ def load_checked(
             issue = Issue("", "single_declaration", SINGLE_MESSAGE, line, column)
             raise DeclarationError(document.where, [issue])
         else:
+            read_whole = document.data is not None and not document.issues
+            wrong = _first_not_a_server(document.data) if at is None and read_whole else None
+            if wrong is not None:
+                # One problem for the document, placed where it first goes wrong, as editors flag.
+                line, column = document.position(wrong)
+                issue = Issue("", "not_declarations", NOT_DECLARATIONS_MESSAGE, line, column)
+                raise DeclarationError(document.where, [issue])
             from hermes_decl.loader.declarations import _selection
 
             found, base = declarations_from(document, at=at), _selection(at)

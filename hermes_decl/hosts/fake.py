@@ -34,6 +34,7 @@ from collections.abc import Mapping
 
 from hermes_decl.hosts._pe_image import build_pe
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
+from hermes_decl.hosts.fake_drives import FakeDrives
 from hermes_decl.hosts.fake_runtime import (
     DEFAULT_FILE_MODE,
     DEFAULT_FILE_MTIME,
@@ -75,8 +76,8 @@ NVIDIA_PROC_VERSION = (
 """What ``add_nvidia_proc`` writes to ``/proc/driver/nvidia/version``."""
 
 
-class FakeHost(FakeRuntime):
-    """An in-memory ``Host`` that records every protocol call.
+class FakeHost(FakeRuntime, FakeDrives):
+    """An in-memory ``Host`` (with ``HostDrives``: ``add_remote_drive``) recording every call.
 
     ``calls`` counts calls by method name and ``call_log`` keeps ``(method, args)`` in order;
     ``reset_calls()`` empties both. Reading the ``os_family`` property is not counted: it is a

@@ -1,14 +1,14 @@
 """The host seam: everything the resolver learns about a machine, it asks a ``Host``.
 
 ``Host`` is a small protocol made of facets (``HostFiles``, ``HostEnvironment``,
-``HostProcesses``, ``HostSockets``, ``HostRegistry``, ``HostHardware``), so code that needs one
-facet can ask for it and a test can fake only that. This module holds the protocol, the values
-it answers with and the bounds policy code needs; it imports no implementation, so every
-implementation imports it and never the other way round. ``hosts.live.LiveHost`` is the only
-code that touches the real machine and ``hosts.default`` is where ``host=None`` becomes it;
-``hosts.rooted.RootedHost`` reads a directory tree as if it were ``/`` (fixture trees);
-``hosts.fake.FakeHost`` is an in-memory host for tests. Paths are strings in the host OS's own
-form; a method never raises because of what it finds.
+``HostProcesses``, ``HostSockets``, ``HostRegistry``, ``HostHardware``; ``HostDrives`` is
+optional), so code that needs one facet can ask for it and a test can fake only that. This
+module holds the protocol, the values it answers with and the bounds policy code needs; it
+imports no implementation, so every implementation imports it and never the other way round.
+``hosts.live.LiveHost`` is the only code that touches the real machine and ``hosts.default`` is
+where ``host=None`` becomes it; ``hosts.rooted.RootedHost`` reads a directory tree as if it were
+``/`` (fixture trees); ``hosts.fake.FakeHost`` is an in-memory host for tests. Paths are strings
+in the host OS's own form; a method never raises because of what it finds.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ __all__ = [
     "FileRead",
     "FolderFacts",
     "Host",
+    "HostDrives",
     "HostEnvironment",
     "HostFiles",
     "HostHardware",
@@ -316,6 +317,20 @@ class HostHardware(Protocol):
 
         macOS answers ``ProductVersion`` of ``SystemVersion.plist``; Windows its real version,
         not one a compatibility shim reports; Linux, and any other OS, None.
+        """
+        ...
+
+
+@runtime_checkable
+class HostDrives(Protocol):
+    """Which drives of a Windows machine are network drives: an optional facet, since a host
+    without it has none (``Host`` does not require it, so a custom host keeps working)."""
+
+    def drive_is_remote(self, path: str) -> bool:
+        """Whether the drive a Windows path starts at (``Z:\\``) is a network drive, as
+        ``GetDriveTypeW``'s ``DRIVE_REMOTE`` says; False for any other path and elsewhere.
+
+        It asks about the drive letter only and never touches the path.
         """
         ...
 

@@ -3,7 +3,9 @@
 Every absolute path the resolver asks about maps into the tree: ``/a/b`` reads ``<root>/a/b``; for
 a win32 host ``C:\\a\\b`` reads ``<root>/C/a/b``. Symbolic links inside the tree are resolved the
 way a chroot would: an absolute target restarts at the tree's root and ``..`` never climbs above
-it, so no path can ever leave the tree. Nothing comes from the real machine but the tree's files:
+it, so no path can ever leave the tree; where the OS has ``openat``, the path is resolved and
+opened in one walk (``hosts.rooted_walk``), so a folder swapped for a link mid-way cannot lead
+out of it either. Nothing comes from the real machine but the tree's files:
 the environment, home, native architecture, search path, Windows registry answers, live
 process ids and (but for darwin, whose tree holds ``SystemVersion.plist``) the OS version are
 given to the constructor. An ``os_family`` of None stands for an operating system
@@ -13,10 +15,12 @@ that is none of the three (FreeBSD, AIX…), with POSIX paths.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from typing import TypeVar
 
 from hermes_decl.hosts.desktop_session import desktop_session_from_env
 from hermes_decl.hosts.live.file_primitives import (
@@ -31,6 +35,8 @@ from hermes_decl.hosts.live.file_primitives import (
 )
 from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
+from hermes_decl.hosts.passwd import MAX_PASSWD_BYTES as MAX_PASSWD_BYTES
+from hermes_decl.hosts.passwd import passwd_home
 from hermes_decl.hosts.pathsearch import search_path, searched_folders
 from hermes_decl.hosts.protocol import (
     MAX_ANCESTRY,
@@ -42,16 +48,22 @@ from hermes_decl.hosts.protocol import (
     UninstallEntries,
     UninstallEntry,
 )
+from hermes_decl.hosts.rooted_walk import AVAILABLE as WALKS_IN_ONE_STEP
+from hermes_decl.hosts.rooted_walk import MAX_SYMLINK_HOPS as MAX_SYMLINK_HOPS
+from hermes_decl.hosts.rooted_walk import (
+    Place,
+    StepHook,
+    TreeWalk,
+    list_place,
+    place_stat,
+    read_place,
+)
 from hermes_decl.models import OsFamily
-
-MAX_SYMLINK_HOPS = 40
-"""More symbolic links than this while resolving one path means a loop (Linux's own limit)."""
 
 _UNSAFE_SEGMENT_CHARS = "\\:" if os.name == "nt" else ""
 """Characters that would make ``os.path.join`` leave the tree on a Windows machine."""
 
-MAX_PASSWD_BYTES = 1 << 20
-"""At most this much of the tree's ``/etc/passwd`` is read for ``~user``."""
+T = TypeVar("T")
 
 ROOTED_USER = "1000"
 """The user a ``RootedHost`` runs as unless told otherwise."""
@@ -77,9 +89,12 @@ class RootedHost:
         session: int | None = None,
         interactive_session: bool | None = None,
         os_version: str | None = None,
+        before_step: StepHook | None = None,
         listeners: Mapping[int, Iterable[TcpListener]] | None = None,
     ) -> None:
         self._root = os.path.abspath(os.fspath(root))
+        # ``before_step`` is for tests: it runs before each name of a walk is opened.
+        self._walk = TreeWalk(self._root, before_step=before_step)
         self._os_family: OsFamily | None = os_family
         self._env = dict(env or {})
         self._home = home
@@ -142,32 +157,37 @@ class RootedHost:
             return users_dir if self.is_dir(users_dir) else None
         if self._os_family != "linux":
             return None
-        passwd = self.read_file("/etc/passwd", MAX_PASSWD_BYTES)
-        if passwd is None:
-            return None
-        for line in passwd.decode("utf-8", "replace").splitlines():
-            fields = line.split(":")
-            if len(fields) >= 6 and fields[0] == user and fields[5].startswith("/"):
-                return fields[5]
-        return None
+        return passwd_home(self.read_file, user=user)
 
     def is_file(self, path: str) -> bool:
         """Whether ``path`` is a regular file in the tree (links resolved inside the tree)."""
+        if WALKS_IN_ONE_STEP:
+            found = self._stat(path)
+            return found is not None and stat.S_ISREG(found.st_mode)
         real = self.real_path(path)
         return real is not None and path_is_file(real)
 
     def is_dir(self, path: str) -> bool:
         """Whether ``path`` is a directory in the tree (links resolved inside the tree)."""
+        if WALKS_IN_ONE_STEP:
+            found = self._stat(path)
+            return found is not None and stat.S_ISDIR(found.st_mode)
         real = self.real_path(path)
         return real is not None and path_is_dir(real)
 
     def list_dir(self, path: str) -> Listing:
         """Entry names of a directory in the tree, sorted; bounded and marked as the live host."""
+        if WALKS_IN_ONE_STEP:
+            return self._at(path, list_place, Listing())
         real = self.real_path(path)
         return Listing() if real is None else list_dir_names(real)
 
     def read_file(self, path: str, size: int, offset: int = 0) -> bytes | None:
         """Bounded read of a regular file in the tree, exactly as the live host reads one."""
+        if size < 0 or offset < 0:
+            return None
+        if WALKS_IN_ONE_STEP:
+            return self._at(path, lambda place: read_place(place, size, offset), None)
         real = self.real_path(path)
         return None if real is None else read_regular_file(real, size, offset)
 
@@ -225,6 +245,9 @@ class RootedHost:
 
     def file_mtime(self, path: str) -> float | None:
         """The modification time of a regular file in the tree, or None."""
+        if WALKS_IN_ONE_STEP:
+            found = self._stat(path)
+            return found.st_mtime if found is not None and stat.S_ISREG(found.st_mode) else None
         real = self.real_path(path)
         return None if real is None else file_modified(real)
 
@@ -317,6 +340,17 @@ class RootedHost:
                 resolved = list(top)  # an absolute link starts again at the tree's root
             pending.extendleft(reversed(target.split("/")))
         return os.path.join(self._root, *resolved)
+
+    def _at(self, path: str, use: Callable[[Place], T], otherwise: T) -> T:
+        """``use`` applied to the place ``path`` names, reached in one walk; else ``otherwise``."""
+        split = self._split(path)
+        if split is None:
+            return otherwise
+        with self._walk.place(*split) as place:
+            return otherwise if place is None else use(place)
+
+    def _stat(self, path: str) -> os.stat_result | None:
+        return self._at(path, place_stat, None)
 
     def _split(self, path: str) -> tuple[list[str], list[str]] | None:
         """The fixed top segments (a win32 drive) and the rest, or None when not rooted."""

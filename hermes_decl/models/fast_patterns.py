@@ -239,8 +239,32 @@ def location_path(os_family: OsFamily, *, star: bool) -> str:
         firsts.append(f"%{name}%{segment.rest()}")
         firsts.append(f"{path_atoms.DRIVE_ROOT}(?:{one}|$)")
     else:
-        firsts.append(f"/(?:{one}|$)")  # never two separators first
+        first = _first_posix_segment(segment, os_family)
+        firsts.append(f"/(?:{first}|$)")  # never two separators first
     return f"^(?:{'|'.join(firsts)})(?:[{SEPARATORS}]{one}?)*$"
+
+
+def network_root_initials(os_family: OsFamily) -> str:
+    """Every character a network root of the OS family may start with (``rules.network_root``),
+    for a character class; empty when it has none."""
+    ignore_case = os_family in path_atoms.NETWORK_ROOTS_IGNORE_CASE
+    initials = {root[0][0] for root in path_atoms.NETWORK_ROOTS.get(os_family, ())}
+    return "".join(
+        sorted(
+            "".join(path_atoms.spellings(letter, ignore_case=ignore_case) for letter in initials)
+        )
+    )
+
+
+def _first_posix_segment(segment: Segment, os_family: OsFamily) -> str:
+    """The first segment of an absolute POSIX path: with network roots, neither ``.`` (which the
+    OS skips) nor one starting like a network root, which are left to the explaining check."""
+    initials = network_root_initials(os_family)
+    if not initials:
+        return segment_pattern(segment, windows=False)
+    dotted = segment.dotted(windows=False)._replace(whole=None)
+    heads = Heads(plain=segment.free("." + _in_class(initials)), star="\\*", whole=None)
+    return f"(?:{segment.pattern(dotted)}|{segment.pattern(heads)})"
 
 
 def relative_file() -> str:

@@ -60,3 +60,32 @@ WINDOWS_DEVICE_NAME = (
 )
 """``WINDOWS_DEVICE_NAMES`` as one pattern, in any case of their letters (a test checks that it
 matches exactly those names)."""
+
+NETWORK_ROOTS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "linux": (("net",),),
+    "darwin": (("net",), ("Network", "Servers")),
+}
+"""The folders, as segments from ``/``, where an OS's automounter mounts whatever host the next
+segment names (autofs ``-hosts`` on ``/net``; macOS's ``auto_master`` mounts ``-hosts`` on
+``/net`` and ``-fstab`` on ``/Network/Servers`` by default): looking below one contacts that host.
+"""
+
+NETWORK_ROOTS_IGNORE_CASE = frozenset({"darwin"})
+"""The OS families whose root volume ignores case (macOS's default), so ``/NET`` is ``/net``."""
+
+CASE_FOLDS = {"k": "\u212a", "s": "\u017f"}
+"""The characters besides an ASCII letter's two cases that fold to it (KELVIN SIGN, LONG S); a
+test derives them from ``str.casefold`` again."""
+
+
+def spellings(letter: str, *, ignore_case: bool) -> str:
+    """Every character that spells ``letter`` in a name compared with or without case."""
+    if not ignore_case or not letter.isascii() or not letter.isalpha():
+        return letter
+    lower = letter.lower()
+    return lower + lower.upper() + CASE_FOLDS.get(lower, "")
+
+
+def network_root_words(os_family: str) -> str:
+    """The network roots of an OS family in words (``/net or /Network/Servers``), or ``""``."""
+    return " or ".join("/" + "/".join(root) for root in NETWORK_ROOTS.get(os_family, ()))

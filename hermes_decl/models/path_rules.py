@@ -89,6 +89,33 @@ def _device_segment(*, stripped: bool) -> TextRule:
     )
 
 
+def _one_of(characters: str) -> str:
+    """A character class of ``characters`` (non-ASCII ones escaped), or the one character."""
+    if len(characters) == 1 and characters.isascii() and characters.isalnum():
+        return characters
+    return "[" + "".join(c if c.isascii() else f"\\u{ord(c):04x}" for c in characters) + "]"
+
+
+def _network_roots(os_family: OsFamily) -> TextRule | None:
+    """A lookahead refusing a path under one of the OS's network roots (``rules.network_root``)."""
+    roots = path_atoms.NETWORK_ROOTS.get(os_family)
+    if not roots:
+        return None
+    ignore_case = os_family in path_atoms.NETWORK_ROOTS_IGNORE_CASE
+
+    def word(text: str) -> str:
+        return "".join(_one_of(path_atoms.spellings(c, ignore_case=ignore_case)) for c in text)
+
+    skipped = r"(?:\.?/)*"  # empty and '.' segments
+    spelled = "|".join(f"/{skipped}".join(word(part) for part in root) for root in roots)
+    message = rules.PATH_NETWORK_ROOT.format(roots=path_atoms.network_root_words(os_family))
+    return TextRule(
+        "path_network_root",
+        f"^(?!{_WS}/{skipped}(?:{spelled})(?:/|{_WS}{END}))",
+        message,
+    )
+
+
 def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
     """The rules of ``rules.location_path`` for one OS, on the unstripped string."""
     if os_family == "win32":
@@ -122,13 +149,17 @@ def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
             )
         )
     patterns.append(TextRule("path_not_rooted", f"^{_WS}(?:{'|'.join(roots)})", rooted))
+    network = _network_roots(os_family)
+    if network is not None:
+        patterns.append(network)
     return tuple(patterns)
 
 
 def _left_to_check(os_family: OsFamily) -> str:
     """What a path's fast pattern leaves to ``rules.location_path``: an information separator,
-    which Rust does not strip, a ':' other than a drive's (then no URL rule is needed), or a
-    separator right after a drive root (``C:\\\\x``).
+    which Rust does not strip, a ':' other than a drive's (then no URL rule is needed), a
+    separator right after a drive root (``C:\\\\x``), or a POSIX first segment that is '.' or
+    starts like a network root.
 
     On Windows a drive's ':' is the second character, after a letter: a ':' first, after a
     first character that is no letter (``~:``, ``%:%``), later, or twice is another one.
@@ -140,7 +171,12 @@ def _left_to_check(os_family: OsFamily) -> str:
             f"|^[{SPACE_CLASS}]*[^A-Za-z:{SPACE_CLASS}]:"
             f"|^[{SPACE_CLASS}]*[A-Za-z]:[\\\\/][\\\\/]"
         )
-    return f"[{fast_patterns.UNSTRIPPABLE}]|{colon}"
+    left = f"[{fast_patterns.UNSTRIPPABLE}]|{colon}"
+    initials = fast_patterns.network_root_initials(os_family)
+    if initials:
+        # A first segment that is '.' or starts like a network root (``/net``, ``/Network``).
+        left += f"|^[{SPACE_CLASS}]*/[.{initials}]"
+    return left
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,14 @@ import re
 from hermes_decl._text import show
 from hermes_decl.models import path_atoms
 from hermes_decl.models.common import OsFamily, fail
-from hermes_decl.models.path_atoms import SUPERSCRIPT_DIGITS, WINDOWS_DEVICE_NAMES
+from hermes_decl.models.path_atoms import (
+    NETWORK_ROOTS,
+    NETWORK_ROOTS_IGNORE_CASE,
+    SUPERSCRIPT_DIGITS,
+    WINDOWS_DEVICE_NAMES,
+    network_root_words,
+    spellings,
+)
 from hermes_decl.models.text_rules import C0_C1_CLASS
 
 _SEPARATORS = re.compile(path_atoms.SEPARATOR)
@@ -50,6 +57,10 @@ PATH_DOUBLE_STAR = "must not contain '**'; '*' matches text within one folder"
 PATH_STAR = "must not contain '*'"
 WINDOWS_NOT_ROOTED = "must start at a drive root (C:\\ or C:/), or with ~, %VAR% or $VAR"
 POSIX_NOT_ROOTED = "must start with /, ~ or $VAR"
+PATH_NETWORK_ROOT = (
+    "must not be under {roots}, where the automounter mounts the host the next folder names: "
+    "looking there would contact that host; name a local folder"
+)
 WINDOWS_VARIABLE = "%VAR% is a Windows form; under app.{os_family} start with /, ~ or $VAR"
 POWERSHELL_VARIABLE = "must not start with $env:NAME, which only PowerShell expands; use %NAME%"
 BAD_NAME = "must be a bare name without '/', '\\' or ':', and not '..'"
@@ -120,6 +131,44 @@ def starts_with_two_separators(text: str) -> bool:
     return bool(_DOUBLE_SEPARATOR_START.match(text))
 
 
+def network_root(text: str, os_family: OsFamily) -> str | None:
+    """The automounter's network root an absolute POSIX path lies under (``/net``), or None.
+
+    Empty and ``.`` segments are skipped as the OS skips them (``/./net//host``); on macOS the
+    names are compared without case, as its root volume compares them.
+    """
+    roots = NETWORK_ROOTS.get(os_family)
+    if not roots or not text.startswith("/"):
+        return None
+    ignore_case = os_family in NETWORK_ROOTS_IGNORE_CASE
+    deepest = max(len(root) for root in roots)
+    segments: list[str] = []
+    start = 1
+    while len(segments) < deepest:
+        end = text.find("/", start)
+        segment = text[start:] if end == -1 else text[start:end]
+        if segment not in ("", "."):
+            segments.append(segment)
+        if end == -1:
+            break
+        start = end + 1
+    for root in roots:
+        if len(segments) >= len(root) and all(
+            _spelled(found, word, ignore_case=ignore_case)
+            for found, word in zip(segments, root, strict=False)
+        ):
+            return "/" + "/".join(root)
+    return None
+
+
+def _spelled(found: str, word: str, *, ignore_case: bool) -> bool:
+    """Whether a segment names ``word`` (each character one of its spellings)."""
+    return len(found) == len(word) and all(
+        character in spellings(letter, ignore_case=ignore_case)
+        for character, letter in zip(found, word, strict=True)
+    )
+
+
 def _is_rooted(text: str, os_family: OsFamily) -> bool:
     if _TILDE.match(text) or _POSIX_VARIABLE.match(text):
         return True
@@ -161,6 +210,9 @@ def location_path(raw: str, os_family: OsFamily, *, allow_star: bool = True) -> 
         if _WINDOWS_VARIABLE.match(text):
             fail("path_windows_variable", WINDOWS_VARIABLE.format(os_family=os_family), text)
         fail("path_not_rooted", POSIX_NOT_ROOTED, text, hint=hint)
+    if network_root(text, os_family) is not None:
+        message = PATH_NETWORK_ROOT.format(roots=network_root_words(os_family))
+        fail("path_network_root", message, text)
     return text
 
 

@@ -27,7 +27,8 @@ from hermes_decl.models import (
 )
 from hermes_decl.models.rules import starts_with_two_separators
 from hermes_decl.resolver.budget import WorkBudget
-from hermes_decl.resolver.expand import expand, join, normalise, unsafe_reason
+from hermes_decl.resolver.expand import expand, host_refusal, join, normalise
+from hermes_decl.resolver.expand import unsafe_reason as unsafe_reason
 from hermes_decl.resolver.known_dirs import known_dirs
 from hermes_decl.resolver.matching import search_pattern
 
@@ -142,7 +143,7 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     """The host's search path first, then the known bin folders a desktop session may lack."""
     os_family, host, name = lookup.os_family, lookup.host, location.target
     found = host.which(name)
-    refusal = _search_path_refusal(found, os_family)
+    refusal = _search_path_refusal(found, os_family, host)
     if refusal is not None:
         found = None
         yield Look(None, refusal, via="search_path")
@@ -190,7 +191,7 @@ def _folder_key(folder: str, os_family: OsFamily) -> str:
     return folder.rstrip("/") or "/"
 
 
-def _search_path_refusal(found: object, os_family: OsFamily) -> str | None:
+def _search_path_refusal(found: object, os_family: OsFamily, host: Host) -> str | None:
     """Why a path the host's ``which`` answered must not be used, or None (also for no answer).
 
     The host wrote that path, not the declaration: like a listed name, it is re-checked before
@@ -200,7 +201,7 @@ def _search_path_refusal(found: object, os_family: OsFamily) -> str | None:
         return None
     if not isinstance(found, str):
         return f"the search path gave a {type(found).__name__}, not a path"
-    reason = unsafe_reason(found, os_family)
+    reason = host_refusal(found, os_family, host)
     return None if reason is None else f"the search path gave {found!r}, which {reason}"
 
 
@@ -228,7 +229,7 @@ def _look_in_uninstall_entries(location: KindLocation, lookup: Lookup) -> Iterat
             yield Look(None, f"install location {folder} is a UNC path", via=via, entry=entry)
             continue
         candidate = join("win32", folder, file)
-        reason = unsafe_reason(candidate, "win32")
+        reason = host_refusal(candidate, "win32", lookup.host)
         if reason:
             yield Look(None, f"{candidate} {reason}", via=via, entry=entry)
         else:
@@ -282,6 +283,8 @@ def _look_for_matches(pattern: str, lookup: Lookup) -> Iterator[Look]:
     search = search_pattern(pattern, lookup.os_family, lookup.host, lookup.budget)
     for match in search.paths:
         yield Look(match)
+    for refusal in search.refused:
+        yield Look(None, refusal)
     if search.cut_short:
         found = "matches were tried" if search.paths else "no folder matched what was seen"
         detail = f"{found}, but the search was cut short: {'; '.join(search.cut_short)}"

@@ -3,8 +3,9 @@
 ``~`` is the host's home; ``%VAR%`` (Windows), ``$VAR`` and ``${VAR}`` come from the host's
 environment, in one pass (a value is never expanded again). A path whose variable is unset, whose
 variable or home is set but empty (or only whitespace), or that after expansion is not rooted for
-its OS, became a UNC or device path, gained a ``..`` segment or (for Windows) a segment that opens
-a device, is refused before anything touches it.
+its OS, became a UNC or device path, lies under an automounter's network root (``/net``), gained
+a ``..`` segment or (for Windows) a segment that opens a device, or starts at a drive the host
+says is a network drive, is refused before anything touches it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from hermes_decl.models.rules import (
     DRIVE_ROOT,
     device_segment,
     has_parent_segment,
+    network_root,
     starts_with_two_separators,
 )
 
@@ -70,7 +72,25 @@ def unsafe_reason(path: str, os_family: OsFamily) -> str | None:
         return "gained a '..' segment"
     if os_family == "win32" and (device := device_segment(path)) is not None:
         return f"has a segment Windows opens as a device ({device!r})"
+    if (root := network_root(path, os_family)) is not None:
+        return f"is under {root}, where the automounter would contact the host it names"
     return None
+
+
+def remote_drive_reason(path: str, os_family: OsFamily, host: Host) -> str | None:
+    """Why a Windows path must not be touched because the host says its drive is a network
+    drive, or None (also for a host without the optional ``HostDrives`` facet)."""
+    if os_family != "win32" or not DRIVE_ROOT.match(path):
+        return None
+    drive_is_remote = getattr(host, "drive_is_remote", None)
+    if callable(drive_is_remote) and drive_is_remote(path[:2] + "\\") is True:
+        return f"is on {path[:2].upper()}, a network drive"
+    return None
+
+
+def host_refusal(path: str, os_family: OsFamily, host: Host) -> str | None:
+    """``unsafe_reason``, then ``remote_drive_reason``: why nothing may touch a path, or None."""
+    return unsafe_reason(path, os_family) or remote_drive_reason(path, os_family, host)
 
 
 def _has_variables(template: str, os_family: OsFamily) -> bool:
@@ -119,10 +139,13 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
     A ``*`` is a wildcard only where the declaration wrote it: a value from the host that holds
     one is refused rather than allowed to decide which folders are listed. A template without a
     variable is a known folder or a path the models checked by the rules ``unsafe_reason``
-    applies, so it is looked at as written.
+    applies, so it is looked at as written, unless it starts at a network drive.
     """
     text = template
     if not _has_variables(text, os_family):
+        remote = remote_drive_reason(text, os_family, host)
+        if remote is not None:
+            return Expansion(None, f"{normalise(os_family, text)} {remote}")
         return Expansion(normalise(os_family, text))
     tilde = _TILDE.match(text)
     if tilde:
@@ -144,7 +167,7 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
         if refused is not None:
             return Expansion(None, refused)
         text = text[:rest_from] + rest
-    reason = unsafe_reason(text, os_family)
+    reason = host_refusal(text, os_family, host)
     if reason is not None:
         return Expansion(None, f"{normalise(os_family, text)} {reason}")
     return Expansion(normalise(os_family, text))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_decl.hosts.protocol import (
     Host,
+    HostDrives,
     HostEnvironment,
     HostFiles,
     HostHardware,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Host",
+    "HostDrives",
     "HostEnvironment",
     "HostFiles",
     "HostHardware",

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OsFamily
+from hermes_decl.models.rules import network_root
 from hermes_decl.resolver.budget import MAX_NAMES_LISTED, WorkBudget
 from hermes_decl.resolver.expand import join, normalise
 from hermes_decl.resolver.listing import listed_names
@@ -81,6 +82,8 @@ class PatternSearch:
     """The matching paths, newest first."""
     cut_short: tuple[str, ...] = ()
     """Each bound hit or partial listing on the way, in words; empty when the search was whole."""
+    refused: tuple[str, ...] = ()
+    """Matched folders never looked into, each with why (under a network root such as ``/net``)."""
 
 
 def _newest_first(matches: list[tuple[str, str]]) -> list[str]:
@@ -166,10 +169,24 @@ def search_pattern(
     root, rest = path[:root_length], path[root_length:]
     search = _Search(os_family, host, budget or WorkBudget())
     bases = [normalise(os_family, root)]
+    refused: list[str] = []
     for segment in (part for part in _SEPARATORS.split(rest) if part):
         if "*" in segment:
             pattern = StarPattern(segment, ignore_case=os_family == "win32")
             bases = search.segment(bases, pattern)
+            # A '*' can match the automounter's folder (``/n*t``): never look below it.
+            refused += _under_network_roots(bases, os_family)
+            bases = [base for base in bases if network_root(base, os_family) is None]
         else:
             bases = [join(os_family, base, segment) for base in bases]
-    return PatternSearch(tuple(bases), tuple(search.cut_short))
+    return PatternSearch(tuple(bases), tuple(search.cut_short), tuple(refused))
+
+
+def _under_network_roots(paths: list[str], os_family: OsFamily) -> list[str]:
+    """Each path under a network root, with the root, in words."""
+    found = []
+    for path in paths:
+        root = network_root(path, os_family)
+        if root is not None:
+            found.append(f"{path} is under {root}, where the automounter would contact a host")
+    return found

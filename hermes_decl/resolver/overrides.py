@@ -21,7 +21,8 @@ from hermes_decl.errors import DeclarationError, Issue
 from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import LocationSpec, OsFamily
 from hermes_decl.models.override_locations import ServerOverrides
-from hermes_decl.resolver.expand import expand, join, normalise, unsafe_reason
+from hermes_decl.resolver.expand import expand, host_refusal, join, normalise
+from hermes_decl.resolver.expand import unsafe_reason as unsafe_reason
 from hermes_decl.resolver.known_dirs import config_dir
 
 logger = get_logger(__name__)
@@ -76,7 +77,7 @@ def _find(host: Host, os_family: OsFamily) -> tuple[str | None, str | None, bool
     named = host.getenv(OVERRIDES_ENV)
     if named is not None and named.strip():
         path = named.strip()
-        reason = unsafe_reason(path, os_family)
+        reason = host_refusal(path, os_family, host)
         if reason is not None:
             return None, f"{OVERRIDES_ENV}={path} {reason}", True
         return normalise(os_family, path), None, True

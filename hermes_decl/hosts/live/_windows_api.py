@@ -1,10 +1,10 @@
 """The Windows API seam: kernel32, advapi32 and ntdll through ``ctypes``, with explicit types.
 
 ``Kernel32Processes`` answers ``windows.ProcessFactsApi`` for the real machine; ``RtlGetVersion``
-gives the real OS version (no compatibility shim rewrites it) and ``IsWow64Process2`` the native
-machine. Everything here but the one constant is defined on Windows only; the decisions over these
-calls live in ``windows``, which tests run on every OS. Nothing here loads a driver library or
-starts a process.
+gives the real OS version (no compatibility shim rewrites it), ``IsWow64Process2`` the native
+machine and ``GetDriveTypeW`` whether a drive letter is a network drive. Everything here but the
+one constant is defined on Windows only; the decisions over these calls live in ``windows``,
+which tests run on every OS. Nothing here loads a driver library or starts a process.
 """
 
 from __future__ import annotations
@@ -236,6 +236,17 @@ if sys.platform == "win32":
             return windows_version_text(
                 int(info.dwMajorVersion), int(info.dwMinorVersion), int(info.dwBuildNumber)
             )
+        except (OSError, AttributeError, ValueError):
+            return None
+
+    def get_drive_type(root: str) -> int | None:
+        """``GetDriveTypeW`` of a drive root (``Z:\\``); it reads the drive table, not the drive."""
+        try:
+            kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+            drive_type = kernel32.GetDriveTypeW
+            drive_type.argtypes = (wintypes.LPCWSTR,)
+            drive_type.restype = wintypes.UINT
+            return int(drive_type(root))
         except (OSError, AttributeError, ValueError):
             return None
 

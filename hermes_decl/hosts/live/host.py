@@ -185,6 +185,10 @@ class LiveHost:
             return None
         return this_os.user_home(user)
 
+    def drive_is_remote(self, path: str) -> bool:
+        """Whether a Windows path's drive is a network drive (``GetDriveTypeW``); else False."""
+        return self._os_family == "win32" and this_os.drive_is_remote(path)
+
     def is_file(self, path: str) -> bool:
         """Whether ``path`` is a regular file (symlinks followed); never raises."""
         return path_is_file(path)

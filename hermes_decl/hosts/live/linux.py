@@ -26,6 +26,7 @@ from hermes_decl.hosts.protocol import HostFiles, ProcessInfo, UninstallEntry
 __all__ = [
     "MAX_PROC_FILE_BYTES",
     "display_device_ids",
+    "drive_is_remote",
     "effective_uid",
     "exited_state",
     "home",
@@ -190,3 +191,8 @@ def proc_translated() -> int | None:
 def wow64_native_machine() -> int | None:
     """None: emulation of another architecture is read on Windows only."""
     return None
+
+
+def drive_is_remote(path: str) -> bool:
+    """False: drive letters are Windows'."""
+    return False

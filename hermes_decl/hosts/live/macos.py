@@ -30,6 +30,7 @@ __all__ = [
     "darwin_interactive_session",
     "darwin_process_info",
     "display_device_ids",
+    "drive_is_remote",
     "home",
     "interactive_session",
     "os_version",
@@ -306,3 +307,8 @@ def proc_translated() -> int | None:
 def wow64_native_machine() -> int | None:
     """None: emulation of another architecture is read on Windows only."""
     return None
+
+
+def drive_is_remote(path: str) -> bool:
+    """False: drive letters are Windows'."""
+    return False

@@ -1,5 +1,8 @@
 """What the live host does the same way on Linux and macOS: ``kill(pid, 0)`` and the user database.
 
+The user database is ``/etc/passwd`` read as a file (``hosts.passwd``), never ``getpwnam`` or
+``getpwuid``: those ask the name service, which may ask the network.
+
 Importable on every OS: the calls only POSIX has sit behind ``sys.platform`` guards.
 """
 
@@ -9,6 +12,8 @@ import os
 import sys
 from collections.abc import Callable
 
+from hermes_decl.hosts.live.file_primitives import read_regular_file
+from hermes_decl.hosts.passwd import passwd_home
 from hermes_decl.hosts.protocol import ProcessInfo
 
 __all__ = ["home", "own_process", "pid_exists", "posix_pid_exists", "user_home"]
@@ -41,29 +46,16 @@ def own_process() -> ProcessInfo:
 
 
 def home() -> str | None:
-    """HOME, else the current user's entry in the user database; None when neither tells."""
+    """HOME, else the current user's entry in ``/etc/passwd``; None when neither tells."""
     found = os.environ.get("HOME")
     if found:
         return found
     if sys.platform == "win32":
         return None
     else:
-        import pwd
-
-        try:
-            return pwd.getpwuid(os.getuid()).pw_dir or None
-        except (KeyError, OSError):
-            return None
+        return passwd_home(read_regular_file, uid=os.getuid())
 
 
 def user_home(user: str) -> str | None:
-    """Another user's home from the user database, or None when unknown."""
-    if sys.platform == "win32":
-        return None
-    else:
-        import pwd
-
-        try:
-            return pwd.getpwnam(user).pw_dir or None
-        except (KeyError, OSError, ValueError):
-            return None
+    """Another user's home from ``/etc/passwd`` read as a file; None when it lists none."""
+    return passwd_home(read_regular_file, user=user)

@@ -21,6 +21,10 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
+from hermes_decl.hosts.live.windows_drives import DRIVE_REMOTE as DRIVE_REMOTE
+from hermes_decl.hosts.live.windows_drives import drive_is_remote as drive_is_remote
+from hermes_decl.hosts.live.windows_drives import drive_root as drive_root
+from hermes_decl.hosts.live.windows_drives import remote_drive as remote_drive
 from hermes_decl.hosts.protocol import (
     MAX_SUBKEYS,
     HostFiles,
