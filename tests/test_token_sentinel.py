@@ -22,6 +22,7 @@ from hermes_decl.resolver.liveness import Endpoint, read_endpoint
 from hermes_decl.resolver.probe import ProbeResult, probe
 from hermes_decl.resolver.status import Status, status
 from hermes_decl.testing import FakeHost
+from tests.listener_proof import live_listener_proof  # noqa: F401  (a fixture)
 from tests.servers.loopback import (
     Connection,
     Handler,
@@ -121,6 +122,7 @@ def everything_about(result: ProbeResult | Status) -> str:
     return " ".join(parts)
 
 
+@pytest.mark.usefixtures("live_listener_proof")
 @pytest.mark.parametrize("handler", list(SERVERS.values()), ids=list(SERVERS))
 def test_no_probe_result_or_log_shows_the_token(
     handler: Handler, all_logs: Callable[[], str]
@@ -133,6 +135,7 @@ def test_no_probe_result_or_log_shows_the_token(
     assert SENTINEL not in all_logs()
 
 
+@pytest.mark.usefixtures("live_listener_proof")
 def test_a_real_server_with_the_token(all_logs: Callable[[], str]) -> None:
     with sdk_server(SENTINEL) as server:
         right = probe(Endpoint(server.url, SENTINEL))
