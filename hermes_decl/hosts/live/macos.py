@@ -154,22 +154,14 @@ def darwin_interactive_session(
 if sys.platform == "darwin":
     import ctypes
 
-    from hermes_decl.hosts.live.macos_sockets import live_socket_api
+    from hermes_decl.hosts.live.macos_sockets import bound_proc_pidinfo, live_socket_api
 
     class LibSystem:
         """``DarwinApi`` over the real libSystem and Security framework."""
 
         def __init__(self) -> None:
             libsystem = ctypes.CDLL("/usr/lib/libSystem.B.dylib", use_errno=True)
-            self._pidinfo = libsystem.proc_pidinfo
-            self._pidinfo.argtypes = (
-                ctypes.c_int,
-                ctypes.c_int,
-                ctypes.c_uint64,
-                ctypes.c_void_p,
-                ctypes.c_int,
-            )
-            self._pidinfo.restype = ctypes.c_int
+            self._pidinfo = bound_proc_pidinfo(libsystem)
 
         def bsd_info(self, pid: int) -> bytes | None:
             """``proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, buffer, BSD_INFO_SIZE)``, or None."""

@@ -143,6 +143,20 @@ def darwin_tcp_listeners(
 if sys.platform == "darwin":
     import ctypes
 
+    def bound_proc_pidinfo(libsystem: ctypes.CDLL) -> Callable[..., int]:
+        """libSystem's ``proc_pidinfo`` with its argument and result types set, as both the
+        process reader and the listener search call it."""
+        pidinfo = libsystem.proc_pidinfo
+        pidinfo.argtypes = (
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_uint64,
+            ctypes.c_void_p,
+            ctypes.c_int,
+        )
+        pidinfo.restype = ctypes.c_int
+        return pidinfo
+
     class LibSystemSockets:
         """``DarwinSocketApi`` over the real libSystem."""
 
@@ -151,15 +165,7 @@ if sys.platform == "darwin":
             self._list_pids = libsystem.proc_listallpids
             self._list_pids.argtypes = (ctypes.c_void_p, ctypes.c_int)
             self._list_pids.restype = ctypes.c_int
-            self._pidinfo = libsystem.proc_pidinfo
-            self._pidinfo.argtypes = (
-                ctypes.c_int,
-                ctypes.c_int,
-                ctypes.c_uint64,
-                ctypes.c_void_p,
-                ctypes.c_int,
-            )
-            self._pidinfo.restype = ctypes.c_int
+            self._pidinfo = bound_proc_pidinfo(libsystem)
             self._fdinfo = libsystem.proc_pidfdinfo
             self._fdinfo.argtypes = (
                 ctypes.c_int,
