@@ -10,27 +10,15 @@ from collections.abc import Callable
 
 import pytest
 
-from hermes_decl.declaration import parse_declaration
 from hermes_decl.gates import make_astatus_fn, make_status_fn
 from hermes_decl.resolver.liveness import Endpoint
 from hermes_decl.resolver.probe import MAX_DEADLINE_S, aprobe, probe
 from hermes_decl.resolver.status import astatus, status
 from hermes_decl.testing import FakeHost
 from tests.servers.loopback import free_port
+from tests.test_token_sentinel import DECL  # the same application and runtime file
 
 TOKEN = "SENTINEL-DEADLINE-TOKEN-0b7e"
-DECL = parse_declaration(
-    "vendor-studio",
-    raw_app={
-        "linux": {
-            "presence": "executable",
-            "location": "/opt/vendor/studio",
-            "liveness": {"kind": "server_json", "path": "~/.vendor/server.json"},
-        }
-    },
-    raw_requires={"app": True},
-    where="test",
-)
 
 
 def running_host() -> FakeHost:

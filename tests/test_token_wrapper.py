@@ -14,28 +14,15 @@ from typing import Any
 
 import pytest
 
-from hermes_decl.declaration import parse_declaration
 from hermes_decl.resolver.liveness import MAX_TOKEN_CHARS, BearerToken, Endpoint, usable_token
 from hermes_decl.resolver.probe import probe
 from hermes_decl.resolver.status import Status, status
 from hermes_decl.runtime.bearer_token import WithheldTokenError
 from hermes_decl.testing import FakeHost
 from tests.servers.loopback import answer_json, free_port, initialize_result, serve
+from tests.test_token_sentinel import DECL, RUNTIME  # the same application and runtime file
 
 SENTINEL = "SENTINEL-WRAPPED-TOKEN-61c4-NEVER-SHOWN"
-RUNTIME = "/home/dev/.vendor/server.json"
-DECL = parse_declaration(
-    "vendor-studio",
-    raw_app={
-        "linux": {
-            "presence": "executable",
-            "location": "/opt/vendor/studio",
-            "liveness": {"kind": "server_json", "path": "~/.vendor/server.json"},
-        }
-    },
-    raw_requires={"app": True},
-    where="test",
-)
 
 
 def host_for(port: int) -> FakeHost:
