@@ -55,8 +55,10 @@ from hermes_decl.hosts.rooted_walk import (
     StepHook,
     TreeWalk,
     list_place,
+    place_folders,
     place_stat,
     read_place,
+    read_place_facts,
 )
 from hermes_decl.models import OsFamily
 
@@ -254,8 +256,13 @@ class RootedHost:
     def read_file_facts(self, path: str, size: int) -> FileRead | None:
         """At most ``size`` bytes of a regular file in the tree, with its descriptor's time and
         mode; a file the running user owns is the host user's (whoever made the tree)."""
-        real = self.real_path(path)
-        found = None if real is None else read_regular_file_facts(real, size)
+        if size < 0:
+            return None
+        if WALKS_IN_ONE_STEP:
+            found = self._at(path, lambda place: read_place_facts(place, size), None)
+        else:
+            real = self.real_path(path)
+            found = None if real is None else read_regular_file_facts(real, size)
         if found is None:
             return None
         return replace(found, owner=self._tree_owner(found.owner))
@@ -263,6 +270,11 @@ class RootedHost:
     def folders_above(self, path: str) -> tuple[FolderFacts, ...] | None:
         """Each folder above ``path`` inside the tree, links resolved inside it, its own first;
         folders the running user owns are the host user's, as files are."""
+        if WALKS_IN_ONE_STEP:
+            walked = self._at(path, place_folders, None)
+            if walked is None:
+                return None
+            return tuple(replace(found, owner=self._tree_owner(found.owner)) for found in walked)
         real = self.real_path(path)
         if real is None:
             return None

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from hermes_decl.hosts.live.file_primitives import READ_CHUNK
-from hermes_decl.hosts.protocol import MAX_DIR_ENTRIES, Listing
+from hermes_decl.hosts.protocol import MAX_ANCESTRY, MAX_DIR_ENTRIES, FileRead, FolderFacts, Listing
 
 MAX_SYMLINK_HOPS = 40
 """More symbolic links than this while resolving one path means a loop (Linux's own limit)."""
@@ -42,11 +42,20 @@ StepHook = Callable[[str], None]
 swap a folder or a file for a link there)."""
 
 
+class Folder(NamedTuple):
+    """A folder the walk holds open, and its name in the folder before it (``""`` for the top)."""
+
+    fd: int
+    name: str
+
+
 class Place(NamedTuple):
-    """Where a walk ended: an open folder and the name in it, or the folder itself (``None``)."""
+    """Where a walk ended: an open folder and the name in it, or the folder itself (``None``),
+    with every folder the walk went through to reach it, the top first."""
 
     folder: int
     name: str | None
+    trail: tuple[Folder, ...] = ()
 
 
 class TreeWalk:
@@ -78,18 +87,18 @@ class TreeWalk:
         opened.append(fd)
         return fd
 
-    def _descend_top(self, top: list[str], opened: list[int]) -> list[int] | None:
+    def _descend_top(self, top: list[str], opened: list[int]) -> list[Folder] | None:
         try:  # the root itself may be given through a link; everything below it is walked
             root = os.open(self._root, _DIRECTORY_FLAGS & ~_NOFOLLOW)
         except _ERRORS:
             return None
         opened.append(root)
-        stack = [root]
+        stack = [Folder(root, "")]
         for name in top:
-            fd = self._open_folder(stack[-1], name, opened)
+            fd = self._open_folder(stack[-1].fd, name, opened)
             if fd is None:
                 return None
-            stack.append(fd)
+            stack.append(Folder(fd, name))
         return stack
 
     def _walk(self, top: list[str], segments: list[str], opened: list[int]) -> Place | None:
@@ -108,7 +117,7 @@ class TreeWalk:
                     stack.pop()
                 continue
             try:
-                target: str | None = os.readlink(name, dir_fd=stack[-1])
+                target: str | None = os.readlink(name, dir_fd=stack[-1].fd)
             except _ERRORS:
                 target = None  # not a link (or missing: the open below says which)
             if target is not None:
@@ -122,12 +131,12 @@ class TreeWalk:
             if not any(part not in ("", ".") for part in pending):
                 if self._before_step is not None:
                     self._before_step(name)
-                return Place(stack[-1], name)
-            fd = self._open_folder(stack[-1], name, opened)
+                return Place(stack[-1].fd, name, tuple(stack))
+            fd = self._open_folder(stack[-1].fd, name, opened)
             if fd is None:
                 return None
-            stack.append(fd)
-        return Place(stack[-1], None)
+            stack.append(Folder(fd, name))
+        return Place(stack[-1].fd, None, tuple(stack))
 
 
 def place_stat(place: Place) -> os.stat_result | None:
@@ -150,8 +159,9 @@ def open_place(place: Place, flags: int) -> int | None:
         return None
 
 
-def read_place(place: Place, size: int, offset: int) -> bytes | None:
-    """At most ``size`` bytes from ``offset`` of a regular file at the place, else None.
+def _read_regular(place: Place, size: int, offset: int) -> tuple[bytes, os.stat_result] | None:
+    """At most ``size`` bytes from ``offset`` of a regular file at the place, with the ``fstat``
+    of the descriptor they were read from; None when it is no regular file or cannot be read.
 
     As the live host does, a device or FIFO is normally never even opened: the place is stat'ed
     first, and the open descriptor checked again.
@@ -163,7 +173,8 @@ def read_place(place: Place, size: int, offset: int) -> bytes | None:
     if fd is None:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
             return None
         os.lseek(fd, offset, os.SEEK_SET)
         chunks: list[bytes] = []
@@ -173,11 +184,53 @@ def read_place(place: Place, size: int, offset: int) -> bytes | None:
                 break
             chunks.append(chunk)
             size -= len(chunk)
-        return b"".join(chunks)
+        return b"".join(chunks), opened
     except _ERRORS:
         return None
     finally:
         os.close(fd)
+
+
+def read_place(place: Place, size: int, offset: int) -> bytes | None:
+    """At most ``size`` bytes from ``offset`` of a regular file at the place, else None."""
+    found = _read_regular(place, size, offset)
+    return None if found is None else found[0]
+
+
+def read_place_facts(place: Place, size: int) -> FileRead | None:
+    """At most ``size`` bytes of a regular file at the place, with the owner (a POSIX user id),
+    mode and time its descriptor's ``fstat`` gives; None when it is no regular file."""
+    found = _read_regular(place, size, 0)
+    if found is None:
+        return None
+    data, opened = found
+    return FileRead(data, str(opened.st_uid), opened.st_mtime, stat.S_IMODE(opened.st_mode))
+
+
+def place_folders(place: Place) -> tuple[FolderFacts, ...] | None:
+    """The owner (a POSIX user id) and mode of each folder above the place, its own first, each
+    named by its path from the top (``/`` for the top itself); None when one cannot be read or
+    there are more than ``MAX_ANCESTRY``.
+
+    Each comes from the ``fstat`` of the folder the walk holds open, so a folder swapped after
+    the walk went through it is never the one described.
+    """
+    trail = place.trail if place.name is not None else place.trail[:-1]
+    if len(trail) > MAX_ANCESTRY:
+        return None
+    chain: list[FolderFacts] = []
+    names: list[str] = []
+    for folder in trail:
+        if folder.name:
+            names.append(folder.name)
+        try:
+            found = os.fstat(folder.fd)
+        except _ERRORS:
+            return None
+        chain.append(
+            FolderFacts("/" + "/".join(names), str(found.st_uid), stat.S_IMODE(found.st_mode))
+        )
+    return tuple(reversed(chain))
 
 
 def list_place(place: Place, limit: int = MAX_DIR_ENTRIES) -> Listing:
