@@ -38,7 +38,7 @@ application.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
@@ -312,13 +312,54 @@ def usable_token(token: object) -> bool:
     )
 
 
-def _checked_token(raw: object) -> tuple[bool, str | None]:
-    """Whether the token is acceptable, and the token (None when absent, null or empty)."""
+def _wrapped_token(raw: object) -> tuple[bool, BearerToken | None]:
+    """Whether the token is acceptable, and the token wrapped (None when absent, null or empty),
+    so the raw text lives no longer than this call."""
     if raw is None or raw == "":
         return True, None
     if not isinstance(raw, str) or len(raw) > MAX_TOKEN_CHARS or not _visible_ascii(raw):
         return False, None
-    return True, raw
+    return True, BearerToken(raw)
+
+
+@dataclass(frozen=True)
+class _Published:
+    """What a runtime file holds under the declared keys, its token already wrapped, and the
+    facts of the descriptor it was read from without its bytes: no raw text of the token."""
+
+    pid: object
+    url: object
+    token_ok: bool
+    token: BearerToken | None
+    facts: FileRead
+
+
+def _published(host: Host, path: str, app_def: AppDef) -> _Published | tuple[NoEndpointCode, str]:
+    """The runtime file at ``path`` read and parsed, or why it cannot be.
+
+    The file's bytes and parsed document, which hold the token's text, live only in this call,
+    and nothing but parsing runs while they do: every later host call, which a host may make
+    fail, sees the token as a ``BearerToken`` only.
+    """
+    read = host.read_file_facts(path, MAX_RUNTIME_FILE_BYTES + 1)
+    if read is None:
+        return NoEndpointCode.MISSING_FILE, "does not exist or is not a regular file"
+    if len(read.data) > MAX_RUNTIME_FILE_BYTES:
+        return NoEndpointCode.FILE_TOO_LARGE, f"is larger than {MAX_RUNTIME_FILE_BYTES} bytes"
+    document = _parse_object(read.data)
+    if document is None:
+        return (
+            NoEndpointCode.BAD_JSON,
+            "is not a JSON object (strict JSON: no duplicate keys, NaN or Infinity)",
+        )
+    token_ok, token = _wrapped_token(document.get(app_def.liveness_token_key))
+    return _Published(
+        document.get(app_def.liveness_pid_key),
+        document.get(app_def.liveness_url_key),
+        token_ok,
+        token,
+        replace(read, data=b""),
+    )
 
 
 def read_endpoint(app_def: AppDef, *, host: Host | None = None) -> Endpoint | NoEndpoint:
@@ -362,33 +403,23 @@ def _read(app_def: AppDef, host: Host) -> Endpoint | NoEndpoint:
     def no(code: NoEndpointCode, what: str) -> NoEndpoint:
         return NoEndpoint(f"runtime file {path} {what}", code, path)
 
-    read = host.read_file_facts(path, MAX_RUNTIME_FILE_BYTES + 1)
-    if read is None:
-        return no(NoEndpointCode.MISSING_FILE, "does not exist or is not a regular file")
-    data = read.data
-    if len(data) > MAX_RUNTIME_FILE_BYTES:
-        return no(NoEndpointCode.FILE_TOO_LARGE, f"is larger than {MAX_RUNTIME_FILE_BYTES} bytes")
-    document = _parse_object(data)
-    if document is None:
-        return no(
-            NoEndpointCode.BAD_JSON,
-            "is not a JSON object (strict JSON: no duplicate keys, NaN or Infinity)",
-        )
+    published = _published(host, path, app_def)
+    if isinstance(published, tuple):
+        return no(*published)
     pid_key, url_key = app_def.liveness_pid_key, app_def.liveness_url_key
-    pid = _checked_pid(document.get(pid_key))
+    pid = _checked_pid(published.pid)
     if pid is None:
         return no(
             NoEndpointCode.BAD_PID, f"has no process id under {pid_key!r} (an integer 1..{MAX_PID})"
         )
-    url = _endpoint_url(document.get(url_key), app_def.endpoint_path)
+    url = _endpoint_url(published.url, app_def.endpoint_path)
     if url is None:
         return no(
             NoEndpointCode.BAD_URL,
             f"has no usable URL under {url_key!r} "
             "(plain http to 127.0.0.1, localhost or [::1] with a numeric port, no userinfo)",
         )
-    token_ok, token = _checked_token(document.get(token_key))
-    if not token_ok:
+    if not published.token_ok:
         return no(
             NoEndpointCode.BAD_TOKEN,
             f"has an unusable token under {token_key!r} "
@@ -396,10 +427,10 @@ def _read(app_def: AppDef, host: Host) -> Endpoint | NoEndpoint:
         )
     if not host.process_alive(pid):
         return no(NoEndpointCode.DEAD_PROCESS, f"names process {pid}, which is not running")
-    problem = _process_problem(host, pid, path, read)
+    problem = _process_problem(host, pid, path, published.facts)
     if problem is not None:
         return no(*problem)
-    return Endpoint(url, token, pid=pid, path=path)
+    return Endpoint(url, published.token, pid=pid, path=path)
 
 
 def _process_problem(
