@@ -124,6 +124,25 @@ def _first_not_a_server(data: object) -> tuple[str, ...] | None:
     return None
 
 
+def _not_declarations_at(data: object, base: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Where the mapping ``--at`` selects (``base``; ``()`` for the whole document) stops being a
+    mapping of server names to mappings: a value on the way that is not a mapping, or where the
+    selection goes wrong; None when it is one, or is missing or null (which quote no value)."""
+    cursor = data
+    for index, key in enumerate(base):
+        if cursor is None:
+            return None
+        if not isinstance(cursor, Mapping):
+            return base[:index]
+        if key not in cursor:
+            return None
+        cursor = cursor[key]
+    if base and cursor is None:
+        return None
+    wrong = _first_not_a_server(cursor)
+    return None if wrong is None else (*base, *wrong)
+
+
 def _single(document: Document, name: str) -> dict[str, Declaration]:
     """The one ``{app, requires}`` declaration a document holds, named ``name``."""
     from hermes_decl.errors import DeclarationError
@@ -192,16 +211,17 @@ def load_checked(
             issue = Issue("", "single_declaration", SINGLE_MESSAGE, line, column)
             raise DeclarationError(document.where, [issue])
         else:
+            from hermes_decl.loader.declarations import _selection
+
             read_whole = document.data is not None and not document.issues
-            wrong = _first_not_a_server(document.data) if at is None and read_whole else None
+            selected = _selection(at)
+            wrong = _not_declarations_at(document.data, selected) if read_whole else None
             if wrong is not None:
                 # One problem for the document, placed where it first goes wrong, as editors flag.
                 line, column = document.position(wrong)
                 issue = Issue("", "not_declarations", NOT_DECLARATIONS_MESSAGE, line, column)
                 raise DeclarationError(document.where, [issue])
-            from hermes_decl.loader.declarations import _selection
-
-            found, base = declarations_from(document, at=at), _selection(at)
+            found, base = declarations_from(document, at=at), selected
     except DeclarationError as error:
         warnings = _modeline_warnings(source) if lint and not _unreadable(error) else ()
         return {}, error, warnings
