@@ -7,7 +7,8 @@ descriptor its bytes were read from (``Host.read_file_facts``), and every folder
 (``Host.folders_above``, links resolved) must be neither writable by group or others unless it
 is sticky (``/tmp``), nor owned by a user other than this one or root, as either could replace
 the file. Windows answers the file's owner SID and no modes: its folders' rights are ACLs, which
-are not judged.
+are not judged. A file an elevated program wrote is owned by the Administrators group, not by the
+user who ran it, so nothing says it was this user: it is refused, with a reason of its own.
 """
 
 from __future__ import annotations
@@ -16,13 +17,17 @@ from collections.abc import Sequence
 
 from hermes_decl.hosts.protocol import FileRead, FolderFacts
 
-__all__ = ["OTHERS_WRITE", "STICKY", "SYSTEM_OWNER", "publisher_problem"]
+__all__ = ["ADMINISTRATORS_SID", "OTHERS_WRITE", "STICKY", "SYSTEM_OWNER", "publisher_problem"]
 
 OTHERS_WRITE = 0o022
 """The group and other write bits: set on a file or folder, someone else may change it."""
 
 STICKY = 0o1000
 """The sticky bit: in such a folder only an entry's owner may rename or remove it."""
+
+ADMINISTRATORS_SID = "S-1-5-32-544"
+"""BUILTIN\\Administrators, the owner Windows gives what an elevated program creates: any
+administrator of the machine, so never attributable to this user."""
 
 SYSTEM_OWNER = "0"
 """root, who may replace anything anyway: a folder of root's is trusted as one of this user's."""
@@ -35,6 +40,12 @@ def publisher_problem(
     sentence starting with the file's name; None when nothing else could have written it."""
     if found.owner is None:
         return "cannot be checked: its owner cannot be read"
+    if found.owner == ADMINISTRATORS_SID:
+        return (
+            "belongs to the Administrators group, which owns what an elevated program writes: "
+            "any administrator may have written it, so it is not trusted as this user's "
+            "(run the application without elevation)"
+        )
     if found.owner != own_user:
         return "belongs to another user, who may have written it"
     if found.mode is not None and found.mode & OTHERS_WRITE:
