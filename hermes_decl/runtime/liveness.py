@@ -24,8 +24,10 @@ in the file:
   name that host and port;
 - the token, when present, is a string of visible ASCII, held as a ``BearerToken``: it never
   appears in a ``repr``, ``str``, copy, pickle, ``dataclasses.asdict``, reason, log record or
-  exception, and only ``Endpoint.token.reveal()`` gives its text. No value read from the file is
-  ever echoed, only the process id once it is known to be a number.
+  exception, and only ``Endpoint.token.reveal()`` gives its text; the file's bytes and parsed
+  document live only in the call that parses them and wraps the token, so no frame local holds
+  its text once the host is asked anything else. No value read from the file is ever echoed,
+  only the process id once it is known to be a number.
 
 A missing token (absent or ``null``) or an empty one gives ``Endpoint.token is None``: servers
 that run without authentication write it that way. A block for another OS family than the host's,
