@@ -14,6 +14,7 @@ import pytest
 from hermes_decl.hosts import rooted_walk
 from hermes_decl.hosts.protocol import MAX_ANCESTRY, FileRead, FolderFacts, Listing
 from hermes_decl.hosts.rooted import ROOTED_USER, RootedHost
+from hermes_decl.models import OsFamily
 from tests.processes import NOBODY_UID
 
 pytestmark = pytest.mark.skipif(
@@ -178,3 +179,64 @@ def test_a_tree_deeper_than_the_ancestry_bound_cannot_be_checked(tmp_path: Path)
     chain = host.folders_above("/" + "/".join(["d"] * (MAX_ANCESTRY - 1) + ["f"]))
     assert chain is not None and len(chain) == MAX_ANCESTRY
     assert (chain[0].path, chain[-1].path) == ("/" + "/".join(["d"] * (MAX_ANCESTRY - 1)), "/")
+
+
+PLIST = b"""<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict><key>ProductVersion</key><string>%s</string></dict></plist>
+"""
+
+BUILT_ON_READS: dict[str, tuple[str, str, str, Callable[[RootedHost], object], object]] = {
+    # (the tree's file, the same file outside it, the name at whose step the swap happens,
+    #  the question, its answer inside the tree)
+    "user_home": (
+        "etc/passwd",
+        "dev:x:1000:1000::/home/dev:/bin/sh\n",
+        "etc",
+        lambda host: host.user_home("dev"),
+        "/home/dev",
+    ),
+    "which": (
+        "app/bin/tool",
+        "#!/bin/sh\n",
+        "app",
+        lambda host: host.which("tool"),
+        "/app/bin/tool",
+    ),
+    "os_version": (
+        "System/Library/CoreServices/SystemVersion.plist",
+        (PLIST % b"15.1").decode(),
+        "System",
+        lambda host: host.os_version(),
+        "15.1",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("file", "text", "step", "ask", "answer"), BUILT_ON_READS.values(), ids=list(BUILT_ON_READS)
+)
+def test_what_is_built_on_reads_is_never_raced_out_either(
+    tmp_path: Path,
+    file: str,
+    text: str,
+    step: str,
+    ask: Callable[[RootedHost], object],
+    answer: object,
+) -> None:
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    for tree in (root, outside):  # the same file outside: followed, it would give the answer
+        (tree / file).parent.mkdir(parents=True)
+        (tree / file).write_text(text)
+        (tree / file).chmod(0o755)
+    os_family: OsFamily = "darwin" if file.startswith("System") else "linux"
+    assert ask(RootedHost(root, os_family, search_path="/app/bin")) == answer
+    armed = [True]
+
+    def before_step(name: str) -> None:
+        if armed[0] and name == step:
+            armed[0] = False
+            _swap_for_link(root / step, outside / step)
+
+    host = RootedHost(root, os_family, search_path="/app/bin", before_step=before_step)
+    assert ask(host) is None
+    assert armed == [False]
