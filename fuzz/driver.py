@@ -31,7 +31,7 @@ if not __package__:  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 HERE = Path(__file__).resolve().parent
-TARGETS = ("parser", "loader", "version", "plist", "pe", "resolver")
+TARGETS = ("parser", "loader", "version", "plist", "pe", "resolver", "wire", "runtime")
 CORPUS = HERE / "corpus"
 CRASHES = HERE / "crashes"
 MAX_LEN = 4096
@@ -109,6 +109,33 @@ TOKENS: dict[str, tuple[bytes, ...]] = {
         b'"$EMPTY/x"',
         b'"C:\\\\CON"',
         b"true",
+    ),
+    "wire": (
+        b"HTTP/1.1 200 OK\r\n",
+        b"\r\n",
+        b"\r\n\r\n",
+        b"Content-Length: ",
+        b"Transfer-Encoding: chunked\r\n",
+        b"Content-Type: application/json\r\n",
+        b"Content-Type: text/event-stream\r\n",
+        b"\xb2",
+        b"\xd9\xa2",
+        b"data: ",
+        b"0\r\n\r\n",
+    ),
+    "runtime": (
+        b'"pid"',
+        b'"http"',
+        b'"token"',
+        b"4242",
+        b'"http://127.0.0.1:5000"',
+        b'"http://[::1]:5000"',
+        b"\\r\\n",
+        b"\\u0000",
+        b"\\ud800",
+        b"NaN",
+        b"1e999",
+        b"\xef\xbb\xbf",
     ),
 }
 _INTERESTING = (0, 1, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF, 0xFFFF, 0x7FFF_FFFF, 0xFFFF_FFFF)

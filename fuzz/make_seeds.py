@@ -4,8 +4,9 @@
 
 Seeds are small: readable declarations (JSON for the parser, the example files and YAML corner
 cases for the loader), hostile machines as JSON scenarios for the resolver, version strings, XML
-and binary Info.plists, the PE samples of tests/fixtures/pe, and for every target a few inputs
-for its structured mode (a first byte below 0x08 followed by generator bytes).
+and binary Info.plists, the PE samples of tests/fixtures/pe, runtime files, and for every target a
+few inputs for its structured mode (a first byte below 0x08 followed by generator bytes). The
+``wire`` corpus, answers written by hand, is kept as it is.
 """
 
 from __future__ import annotations
@@ -258,6 +259,21 @@ PLISTS: dict[str, Any] = {
 }
 
 
+RUNTIME_FILES: dict[str, bytes] = {
+    "valid.json": b'{"pid": 4242, "http": "http://127.0.0.1:5000", "token": "t-1"}',
+    "no-token.json": b'{"pid": 4242, "http": "http://[::1]:5000/mcp"}',
+    "bom.json": b'\xef\xbb\xbf{"pid": 4242, "http": "http://127.0.0.1:5000"}',
+    "pid-string.json": b'{"pid": "4242", "http": "http://127.0.0.1:5000"}',
+    "remote.json": b'{"pid": 4242, "http": "http://10.0.0.1:5000", "token": "t-1"}',
+    "token-crlf.json": b'{"pid": 4242, "http": "http://127.0.0.1:1", "token": "t\\r\\nX: 1"}',
+    "nan.json": b'{"pid": NaN, "http": Infinity}',
+    "deep.json": b"[" * 200,
+    "not-utf8.json": b'{"pid": 4242, "http": "\xff\xfe"}',
+}
+GENERATED = ("parser", "loader", "resolver", "version", "plist", "pe", "runtime")
+"""The corpora this script writes whole; the others (``wire``) are written by hand and kept."""
+
+
 def _write(directory: Path, name: str, data: bytes) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / name).write_bytes(data)
@@ -270,8 +286,9 @@ def _structured(directory: Path, seed: int, count: int = 8, size: int = 200) -> 
 
 
 def main() -> None:
-    if CORPUS.exists():
-        shutil.rmtree(CORPUS)
+    for target in GENERATED:
+        if (CORPUS / target).exists():
+            shutil.rmtree(CORPUS / target)
 
     parser = CORPUS / "parser"
     for name, declaration in DECLARATIONS.items():
@@ -310,6 +327,11 @@ def main() -> None:
     for info in sorted((ROOT / "tests" / "fixtures" / "hosts").rglob("Info.plist")):
         _write(plist, f"fixture-{info.parent.parent.name}.plist", info.read_bytes())
     _structured(plist, 4, count=4, size=128)
+
+    runtime = CORPUS / "runtime"
+    for name, data in RUNTIME_FILES.items():
+        _write(runtime, name, data)
+    _structured(runtime, 7, count=6, size=48)
 
     pe = CORPUS / "pe"
     for sample in sorted((ROOT / "tests" / "fixtures" / "pe").iterdir()):

@@ -22,6 +22,8 @@ RANDOM_INPUTS = {
     "plist": 5000,
     "pe": 5000,
     "resolver": 2000,
+    "wire": 1500,
+    "runtime": 3000,
 }
 """Inputs per target after the seeds: well under a second each."""
 MAX_CORPUS_BYTES = 2 * 1024 * 1024

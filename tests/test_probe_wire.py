@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fuzz import driver, fuzz_wire
 from hermes_decl.runtime.event_stream import EventStreamParser
 from hermes_decl.runtime.http_wire import (
     MAX_HEAD_BYTES,
@@ -423,27 +420,3 @@ def test_any_content_length_is_a_length_or_a_framing_error(value: str) -> None:
     else:
         expected = FramingError("the answer has a malformed Content-Length")
     assert last == expected
-
-
-WIRE_TOKENS = (
-    b"HTTP/1.1 200 OK\r\n",
-    b"\r\n",
-    b"\r\n\r\n",
-    b"Content-Length: ",
-    b"Transfer-Encoding: chunked\r\n",
-    b"Content-Type: application/json\r\n",
-    b"Content-Type: text/event-stream\r\n",
-    b"\xb2",
-    b"\xd9\xa2",
-    b"data: ",
-    b"0\r\n\r\n",
-)
-
-
-def test_the_wire_fuzz_harness_holds_on_its_seeds_and_random_inputs() -> None:
-    seeds = driver.seeds([driver.CORPUS / "wire"])
-    inputs = [*seeds, *driver.inputs(random.Random(7), seeds, 1500, WIRE_TOKENS)]
-    result = driver.run("wire", inputs, timeout=10, test_one_input=fuzz_wire.TestOneInput)
-    assert len(seeds) >= 10
-    assert result.executions == len(inputs)
-    assert not result.crashes, [(crash.signature, crash.data) for crash in result.crashes.values()]
