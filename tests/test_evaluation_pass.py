@@ -205,3 +205,16 @@ def test_any_pass_agrees_with_each_declaration_alone(
             host.add_executable(path)
     decls = [_decl(f"d{index}", *plan) for index, plan in enumerate(plans)]
     assert availability_of_all(decls, host=host) == _one_at_a_time(decls, host)
+
+
+def test_a_match_under_the_automounter_root_is_refused_in_each_declaration_of_a_pass() -> None:
+    host = FakeHost("linux")
+    host.add_dir("/net/server")
+    host.add_dir("/nut")
+    decls = [_decl("first", "/n*t/app"), _decl("second", "/n*t/app")]
+    together = availability_of_all(decls, host=host)
+    assert together == _one_at_a_time(decls, host)
+    refused = "/net is under /net, where the automounter would contact a host"
+    assert [[(c.path, c.outcome, c.detail) for c in verdict.trace] for verdict in together] == [
+        [("/nut/app", "absent", None), (None, "refused", refused)]
+    ] * 2

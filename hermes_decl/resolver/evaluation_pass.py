@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from hermes_decl.hosts.protocol import Host, SearchesFolders
 from hermes_decl.models import OsFamily
+from hermes_decl.models.rules import network_root
 from hermes_decl.resolver.expand import Expansion, expand, normalise
 from hermes_decl.resolver.known_dirs import known_dirs
 from hermes_decl.resolver.listing import Listed, listed_names
@@ -39,6 +40,7 @@ class EvaluationPass:
         "_kind_dirs",
         "_listings",
         "_overrides",
+        "_roots",
         "_searched",
         "host",
         "matches",
@@ -53,6 +55,7 @@ class EvaluationPass:
         self._searched: dict[OsFamily, frozenset[str]] = {}
         self._files: dict[str, bool] = {}
         self._found: dict[str, str | None] = {}
+        self._roots: dict[tuple[str, OsFamily], str | None] = {}
         self.matches: dict[tuple[OsFamily, str, str], tuple[str, ...]] = {}
         """Each folder's names that a ``*`` segment matches, as paths newest first, by
         (OS family, folder, segment): kept by ``matching`` for a scan within every bound."""
@@ -100,6 +103,14 @@ class EvaluationPass:
         found = self._files.get(path)
         if found is None:
             found = self._files[path] = self.host.is_file(path)
+        return found
+
+    def network_root(self, path: str, os_family: OsFamily) -> str | None:
+        """``network_root`` of a path (the automounter's root it lies under), told once."""
+        key = (path, os_family)
+        if key in self._roots:
+            return self._roots[key]
+        found = self._roots[key] = network_root(path, os_family)
         return found
 
     def which(self, name: str) -> str | None:

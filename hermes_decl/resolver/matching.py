@@ -210,18 +210,25 @@ def search_pattern(
     search = _Search(os_family, host, budget or WorkBudget(), shared)
     bases = [normalise(os_family, root)]
     refused: list[str] = []
+    root_of = network_root if shared is None else shared.network_root
+    literal: list[str] = []  # the segments since the last '*' one, joined on at once
     for segment in (part for part in _SEPARATORS.split(rest) if part):
-        if "*" in segment:
-            pattern = StarPattern(segment, ignore_case=os_family == "win32")
-            bases = search.segment(bases, pattern)
-            # A '*' can match the automounter's folder (``/n*t``): never look below it.
-            roots = [network_root(base, os_family) for base in bases]
-            refused += [
-                f"{base} is under {root}, where the automounter would contact a host"
-                for base, root in zip(bases, roots, strict=True)
-                if root is not None
-            ]
-            bases = [base for base, root in zip(bases, roots, strict=True) if root is None]
-        else:
-            bases = [join(os_family, base, segment) for base in bases]
+        if "*" not in segment:
+            literal.append(segment)
+            continue
+        if literal:
+            bases = [join(os_family, base, *literal) for base in bases]
+            literal = []
+        pattern = StarPattern(segment, ignore_case=os_family == "win32")
+        bases = search.segment(bases, pattern)
+        # A '*' can match the automounter's folder (``/n*t``): never look below it.
+        roots = [root_of(base, os_family) for base in bases]
+        refused += [
+            f"{base} is under {root}, where the automounter would contact a host"
+            for base, root in zip(bases, roots, strict=True)
+            if root is not None
+        ]
+        bases = [base for base, root in zip(bases, roots, strict=True) if root is None]
+    if literal:
+        bases = [join(os_family, base, *literal) for base in bases]
     return PatternSearch(tuple(bases), tuple(search.cut_short), tuple(refused))
