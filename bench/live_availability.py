@@ -12,6 +12,7 @@ process counts the system calls of each side the same way.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
@@ -28,7 +29,7 @@ from bench.syscalls import _counts as strace_counts
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.hosts.rooted import RootedHost
 from hermes_decl.models import Declaration
-from hermes_decl.resolver.availability import Availability, availability_of_all
+from hermes_decl.resolver.availability import Availability, availability, availability_of_all
 
 PLUGINS = 200
 ROUNDS = 15
@@ -52,9 +53,13 @@ FLATPAK_BINS = ("/var/lib/flatpak/exports/bin", f"{HOME}/.local/share/flatpak/ex
 OVERRIDES = f"{HOME}/.config/hermes-decl/overrides.yaml"
 
 MISSED = {
-    "live availability": (
-        "the resolver carries what the floor leaves out: every location's model, the trace of "
-        "every place, the work budget and the re-check of every listed name."
+    "live availability, 200 plugins on": (
+        "the resolver asks the host exactly what the floor asks (the system-call row), so what it "
+        "spends beyond the floor is its own work per place: a candidate with its outcome for the "
+        "trace, the work budget, each expanded path re-checked before it is touched (``..``, "
+        "network roots), each listed name re-checked before it is joined, and the verdict with "
+        "its facts; on a host without those system calls (every answer memoised) the floor "
+        "spends about 1 ms per pass and the resolver about 10 ms."
     ),
 }
 """What each missed target's floor is, and why (``python -m bench`` writes it to RESULTS.md)."""
@@ -174,20 +179,31 @@ def _cpu(run: Callable[[], object]) -> float:
     return time.process_time() - started
 
 
-def _paired(on: RootedHost, decls: list[Declaration]) -> tuple[float, float, float]:
-    """Median CPU seconds of the floor and of the resolver, and the median of paired ratios."""
-    floor_times, resolver_times, ratios = [], [], []
+def _alone(on: RootedHost, decls: list[Declaration]) -> list[str | None]:
+    """The resolver without a pass: each declaration evaluated on its own, as before passes."""
+    verdicts = [availability(decl, host=on) for decl in decls]
+    return [verdict.path if verdict.state == "available" else None for verdict in verdicts]
+
+
+def _paired(on: RootedHost, decls: list[Declaration]) -> dict[str, tuple[float, float]]:
+    """For the resolver in one pass and alone: median CPU seconds, median ratio to the floor.
+
+    Each round runs the floor, then both, so every ratio compares runs under the same load.
+    """
+    times: dict[str, list[float]] = {"floor": [], "pass": [], "alone": []}
+    ratios: dict[str, list[float]] = {"pass": [], "alone": []}
     for _ in range(ROUNDS):
         floor = _cpu(lambda: _hand_evaluator(on))
-        resolver = _cpu(lambda: _resolver(on, decls))
-        floor_times.append(floor)
-        resolver_times.append(resolver)
-        ratios.append(resolver / floor if floor > 0 else float("inf"))
-    return (
-        statistics.median(floor_times),
-        statistics.median(resolver_times),
-        statistics.median(ratios),
-    )
+        times["floor"].append(floor)
+        for side, evaluate in (("pass", _resolver), ("alone", _alone)):
+            spent = _cpu(functools.partial(evaluate, on, decls))
+            times[side].append(spent)
+            ratios[side].append(spent / floor if floor > 0 else float("inf"))
+    medians = {side: statistics.median(spent) for side, spent in times.items()}
+    return {
+        "floor": (medians["floor"], 1.0),
+        **{side: (medians[side], statistics.median(ratios[side])) for side in ratios},
+    }
 
 
 _CHILD = """
@@ -236,8 +252,12 @@ def run() -> list[tuple[str, str, str, str]]:
     with tempfile.TemporaryDirectory(prefix="hermes-bench-") as folder:
         tree(Path(folder))
         on = host(folder)
-        agree = _hand_evaluator(on) == _resolver(on, decls)
-        floor, resolver, ratio = _paired(on, decls)
+        found = _hand_evaluator(on)
+        agree = found == _resolver(on, decls) == _alone(on, decls)
+        measured = _paired(on, decls)
+        floor = measured["floor"][0]
+        resolver, ratio = measured["pass"]
+        alone, alone_ratio = measured["alone"]
         rows = [
             (
                 f"live availability, {PLUGINS} plugins on a RootedHost / a hand-written evaluator "
@@ -245,7 +265,14 @@ def run() -> list[tuple[str, str, str, str]]:
                 f"{resolver * 1000:.1f} ms vs {floor * 1000:.1f} ms ({ratio:.2f}x)",
                 f"target ≤ {TARGET}x, the same places found",
                 "met" if agree and ratio <= TARGET else "MISSED",
-            )
+            ),
+            (
+                f"live availability, {PLUGINS} plugins each evaluated alone (no pass) / the same "
+                "hand-written evaluator (context: what the pass saves)",
+                f"{alone * 1000:.1f} ms ({alone_ratio:.2f}x)",
+                "the same rounds as the row above",
+                "ratio",
+            ),
         ]
         rows.append(_syscall_row(folder))
     return rows
