@@ -33,8 +33,6 @@ from hermes_decl.registry import (
     unregister_owner,
 )
 
-_DECLARATION = validators.DECLARATION
-_REQUIRES_WITH_APP = validators.REQUIRES_WITH_APP
 _FAST_DECLARATION = validators.FAST_DECLARATION
 _FAST_REQUIRES_WITH_APP = validators.FAST_REQUIRES_WITH_APP
 
@@ -91,7 +89,7 @@ def parse_declaration(
     except Exception:  # refused, or a value failed while read: the explaining schema tells
         data = {"name": name, "app": raw_app, "requires": raw_requires}
         explained: Declaration = _explain(
-            _DECLARATION, data, name=name if isinstance(name, str) else "", where=where
+            validators.DECLARATION, data, name=name if isinstance(name, str) else "", where=where
         )
         return explained
     if declaration.app is not None and declaration.app is not raw_app:  # built here, not given
@@ -108,7 +106,9 @@ def _blocks(app: object, raw_requires: object, *, name: str, where: str) -> Requ
         blocks: RequiresWithApp = _FAST_REQUIRES_WITH_APP.validate_python(given)
     except Exception:  # refused, or a value failed while read: the explaining schema tells
         data = {"app": app, "requires": raw_requires}
-        explained: RequiresWithApp = _explain(_REQUIRES_WITH_APP, data, name=name, where=where)
+        explained: RequiresWithApp = _explain(
+            validators.REQUIRES_WITH_APP, data, name=name, where=where
+        )
         return explained
     if blocks.app is not None and blocks.app is not app:  # a block built here, not one given
         _carry_app_id(blocks.app, name)

@@ -7,7 +7,6 @@ it works wherever the file is written (``hermes-decl schema --path`` names the s
 from __future__ import annotations
 
 import argparse
-import json
 import re
 
 from hermes_decl.cli.command import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, OS_FAMILIES, Command
@@ -46,6 +45,8 @@ def bare_name(name: str) -> str:
 
 def _quoted(text: str) -> str:
     """A YAML double-quoted scalar (a JSON string is one)."""
+    import json  # only when writing a file: ``check`` shares this module's import, not its work
+
     return json.dumps(text, ensure_ascii=False)
 
 

@@ -40,13 +40,23 @@ _BOTH = TypeAdapter(tuple[Declaration, RequiresWithApp]).core_schema
 DECLARATION_SCHEMA, REQUIRES_WITH_APP_SCHEMA = _shapes(_BOTH)
 """The models' own (explaining) core schemas of the two shapes."""
 
-DECLARATION = SchemaValidator(DECLARATION_SCHEMA)
-"""A whole declaration ``{name, app, requires}``, validated by the models' own schema."""
-REQUIRES_WITH_APP = SchemaValidator(REQUIRES_WITH_APP_SCHEMA)
-"""``{app, requires}``, one block at a time, validated by the models' own schema."""
-
 _FAST_DECLARATION_SCHEMA, _FAST_REQUIRES_WITH_APP_SCHEMA = _shapes(fast_schema(_BOTH))
 FAST_DECLARATION = SchemaValidator(_FAST_DECLARATION_SCHEMA)
 """The fast twin of ``DECLARATION``."""
 FAST_REQUIRES_WITH_APP = SchemaValidator(_FAST_REQUIRES_WITH_APP_SCHEMA)
 """The fast twin of ``REQUIRES_WITH_APP``."""
+
+
+_EXPLAINING = {"DECLARATION": DECLARATION_SCHEMA, "REQUIRES_WITH_APP": REQUIRES_WITH_APP_SCHEMA}
+"""The explaining validators' schemas by name: ``DECLARATION``, a whole declaration ``{name,
+app, requires}``, and ``REQUIRES_WITH_APP``, ``{app, requires}`` one block at a time."""
+
+
+def __getattr__(name: str) -> SchemaValidator:
+    """``DECLARATION`` or ``REQUIRES_WITH_APP``, built when first asked for: a valid declaration
+    never needs them, only one the fast twin refuses."""
+    schema = _EXPLAINING.get(name)
+    if schema is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    validator = globals()[name] = SchemaValidator(schema)
+    return validator

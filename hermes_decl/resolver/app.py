@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from hermes_decl.hosts.pathsearch import find_in_folder
-from hermes_decl.hosts.protocol import Host, SearchesFolders, UninstallEntries, UninstallEntry
+from hermes_decl.hosts.protocol import Host, UninstallEntries, UninstallEntry
 from hermes_decl.models import (
     KIND_LOCATIONS,
     AppDef,
@@ -27,7 +27,8 @@ from hermes_decl.models import (
 )
 from hermes_decl.models.rules import starts_with_two_separators
 from hermes_decl.resolver.budget import WorkBudget
-from hermes_decl.resolver.expand import expand, host_refusal, join, normalise
+from hermes_decl.resolver.evaluation_pass import EvaluationPass, folder_key, searched_keys
+from hermes_decl.resolver.expand import Expansion, expand, host_refusal, join, normalise
 from hermes_decl.resolver.expand import unsafe_reason as unsafe_reason
 from hermes_decl.resolver.known_dirs import known_dirs
 from hermes_decl.resolver.matching import search_pattern
@@ -90,18 +91,52 @@ class Look(NamedTuple):
 
 
 class Lookup:
-    """One evaluation's view of a host: the host, the OS family evaluated, and facts read once."""
+    """One evaluation's view of a host: the host, the OS family evaluated, and facts read once.
 
-    def __init__(self, host: Host, os_family: OsFamily) -> None:
+    Given the ``EvaluationPass`` it belongs to, it asks the pass, which shares each answer with
+    the pass's other evaluations; without one, it asks the host.
+    """
+
+    def __init__(
+        self, host: Host, os_family: OsFamily, shared: EvaluationPass | None = None
+    ) -> None:
         self.host = host
         self.os_family = os_family
         self.budget = WorkBudget()
+        self.shared = shared
         self._entries: UninstallEntries | None = None
 
     def is_file(self, path: str) -> bool:
         """The host's ``is_file``, charged to the evaluation's budget as one place checked."""
         self.budget.places_checked += 1
-        return self.host.is_file(path)
+        shared = self.shared
+        return self.host.is_file(path) if shared is None else shared.is_file(path)
+
+    def expand(self, template: str) -> Expansion:
+        """``expand`` of a path template on this lookup's host and OS family."""
+        shared = self.shared
+        if shared is None:
+            return expand(template, self.os_family, self.host)
+        return shared.expanded(template, self.os_family)
+
+    def known_dirs(self, kind: str) -> tuple[str, ...]:
+        """The folder templates a location kind looks in on this lookup's OS family."""
+        shared = self.shared
+        if shared is None:
+            return known_dirs(kind, self.os_family, self.host.getenv)
+        return shared.kind_dirs(kind, self.os_family)
+
+    def which(self, name: str) -> str | None:
+        """The host's ``which`` of a command name, as the host answered it."""
+        shared = self.shared
+        return self.host.which(name) if shared is None else shared.which(name)
+
+    def searched_keys(self) -> frozenset[str]:
+        """The folders the host's ``which`` searches, as ``folder_key`` writes them."""
+        shared = self.shared
+        if shared is None:
+            return searched_keys(self.host, self.os_family)
+        return shared.searched_keys(self.os_family)
 
     @property
     def uninstall_entries(self) -> UninstallEntries:
@@ -130,9 +165,9 @@ class LocationKind:
 
 
 def _look_in_known_dirs(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
-    os_family, host = lookup.os_family, lookup.host
-    for template in known_dirs(location.KIND, os_family, host.getenv):
-        directory = expand(template, os_family, host)
+    os_family = lookup.os_family
+    for template in lookup.known_dirs(location.KIND):
+        directory = lookup.expand(template)
         if directory.path is None:
             yield Look(None, directory.refused, via="known_folder")
         else:
@@ -142,7 +177,7 @@ def _look_in_known_dirs(location: KindLocation, lookup: Lookup) -> Iterator[Look
 def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     """The host's search path first, then the known bin folders a desktop session may lack."""
     os_family, host, name = lookup.os_family, lookup.host, location.target
-    found = host.which(name)
+    found = lookup.which(name)
     refusal = _search_path_refusal(found, os_family, host)
     if refusal is not None:
         found = None
@@ -153,13 +188,13 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
         yield Look(name, present=False, via="search_path")
     pathext = host.getenv("PATHEXT") if os_family == "win32" else None
     # A folder ``which`` searched without finding the command cannot hold it: no second look.
-    searched = _searched_keys(host, os_family) if found is None else frozenset()
-    for template in known_dirs("command", os_family, host.getenv):
-        folder = expand(template, os_family, host)
+    searched = lookup.searched_keys() if found is None else frozenset()
+    for template in lookup.known_dirs("command"):
+        folder = lookup.expand(template)
         if folder.path is None:
             yield Look(None, folder.refused, via="known_folder")
             continue
-        if _folder_key(folder.path, os_family) in searched:
+        if folder_key(folder.path, os_family) in searched:
             yield Look(join(os_family, folder.path, name), present=False, via="known_folder")
             continue
         hit = find_in_folder(
@@ -170,25 +205,6 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
         elif found is None or not _same_place(hit, found, os_family):
             yield Look(normalise(os_family, hit), present=True, via="known_folder")
         # else: a folder that is also on the search path gives nothing new
-
-
-def _searched_keys(host: Host, os_family: OsFamily) -> frozenset[str]:
-    """The folders the host's ``which`` searched, as ``_folder_key`` writes them; none when the
-    host does not say (then every known folder is looked in)."""
-    if not isinstance(host, SearchesFolders):
-        return frozenset()
-    folders = host.searched_folders()
-    if not isinstance(folders, tuple) or not all(isinstance(f, str) for f in folders):
-        return frozenset()
-    return frozenset(_folder_key(folder, os_family) for folder in folders)
-
-
-def _folder_key(folder: str, os_family: OsFamily) -> str:
-    """A folder as compared with a searched one: trailing separators dropped (Windows: either
-    separator, any case). Two spellings of one folder may still differ; then it is looked in."""
-    if os_family == "win32":
-        return normalise(os_family, folder).rstrip("\\").casefold()
-    return folder.rstrip("/") or "/"
 
 
 def _search_path_refusal(found: object, os_family: OsFamily, host: Host) -> str | None:
@@ -270,8 +286,7 @@ LOCATION_KINDS: MappingProxyType[str, LocationKind] = MappingProxyType(
 
 
 def _look_at_path(location: PathLocation, lookup: Lookup) -> Iterable[Look]:
-    os_family, host = lookup.os_family, lookup.host
-    expansion = expand(location.path, os_family, host)
+    expansion = lookup.expand(location.path)
     if expansion.path is None:
         return (Look(None, expansion.refused),)
     if "*" in expansion.path:
@@ -280,7 +295,9 @@ def _look_at_path(location: PathLocation, lookup: Lookup) -> Iterable[Look]:
 
 
 def _look_for_matches(pattern: str, lookup: Lookup) -> Iterator[Look]:
-    search = search_pattern(pattern, lookup.os_family, lookup.host, lookup.budget)
+    search = search_pattern(
+        pattern, lookup.os_family, lookup.host, lookup.budget, shared=lookup.shared
+    )
     for match in search.paths:
         yield Look(match)
     for refusal in search.refused:
@@ -304,6 +321,14 @@ def is_present(path: str, presence: Presence, os_family: OsFamily, host: Host) -
     if presence == "executable":
         return host.is_file(path)
     return host.is_dir(path) and host.is_file(join(os_family, path, "Contents", "Info.plist"))
+
+
+def _is_present(path: str, presence: Presence, lookup: Lookup) -> bool:
+    """``is_present`` through the lookup, which may share the answer with its pass."""
+    if presence == "executable":
+        shared = lookup.shared
+        return lookup.host.is_file(path) if shared is None else shared.is_file(path)
+    return is_present(path, presence, lookup.os_family, lookup.host)
 
 
 def _presence_refusal(location: LocationSpec, presence: Presence) -> str | None:
@@ -378,5 +403,5 @@ def _outcome(look: Look, presence: Presence, lookup: Lookup) -> Outcome:
     present = look.present
     if present is None:
         lookup.budget.places_checked += 1
-        present = is_present(look.path, presence, lookup.os_family, lookup.host)
+        present = _is_present(look.path, presence, lookup)
     return "present" if present else "absent"

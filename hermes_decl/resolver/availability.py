@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,7 @@ from hermes_decl.models import OS_FAMILIES, AppDef, Declaration, InstallHint, Os
 from hermes_decl.models.common import OS_NAMES
 from hermes_decl.resolver.app import Candidate, Lookup, locate
 from hermes_decl.resolver.budget import MAX_TRACE
+from hermes_decl.resolver.evaluation_pass import EvaluationPass
 from hermes_decl.resolver.found_version import read_version
 from hermes_decl.resolver.gpu import GpuClass, gpu_class
 from hermes_decl.resolver.overrides import user_overrides
@@ -202,6 +204,30 @@ def availability(
 
     The facts are gathered first and the verdict is built once, from all of them.
     """
+    return _availability(decl, host, os_family, None)
+
+
+def availability_of_all(
+    decls: Iterable[Declaration], *, host: Host | None = None, os_family: OsFamily | None = None
+) -> tuple[Availability, ...]:
+    """Evaluate many declarations on one host in one pass: each verdict is ``availability``'s.
+
+    The pass asks the host about each place, folder listing and the user overrides once and
+    shares the answers among its declarations; the next call asks again.
+    """
+    if os_family is not None and os_family not in OS_FAMILIES:
+        raise ValueError(f"os_family must be one of {', '.join(OS_FAMILIES)} (got {os_family!r})")
+    on = default_host() if host is None else host
+    shared = EvaluationPass(on)
+    return tuple(_availability(decl, on, os_family, shared) for decl in decls)
+
+
+def _availability(
+    decl: Declaration,
+    host: Host | None,
+    os_family: OsFamily | None,
+    shared: EvaluationPass | None,
+) -> Availability:
     if os_family is not None and os_family not in OS_FAMILIES:
         raise ValueError(f"os_family must be one of {', '.join(OS_FAMILIES)} (got {os_family!r})")
     requires = decl.requires
@@ -248,7 +274,7 @@ def availability(
         order = compare_versions(found_os, app_def.min_os_version) if found_os else None
         if order is not None and order < 0:
             return facts.verdict(AvailabilityState.UNSUPPORTED_OS_VERSION)
-    return _locate_and_compare(facts, decl, app_def, host)
+    return _locate_and_compare(facts, decl, app_def, host, shared)
 
 
 class _Facts(dict[str, Any]):
@@ -267,12 +293,12 @@ class _Facts(dict[str, Any]):
 
 
 def _locate_and_compare(
-    facts: _Facts, decl: Declaration, app_def: AppDef, host: Host
+    facts: _Facts, decl: Declaration, app_def: AppDef, host: Host, shared: EvaluationPass | None
 ) -> Availability:
     os_family = app_def.os_family
     # A block without a version source (Linux beside other blocks) is gated on presence only.
     minimum = decl.requires.min_version if app_def.version_kind != "none" else None
-    overrides = user_overrides(host, os_family)
+    overrides = user_overrides(host, os_family) if shared is None else shared.overrides(os_family)
     extra = overrides.locations(decl.name, os_family)
     if extra:
         facts["overrides_file"] = overrides.path
@@ -280,7 +306,7 @@ def _locate_and_compare(
     first_place: str | None = None
     first_present: Candidate | None = None
     best: Candidate | None = None
-    lookup = Lookup(host, os_family)
+    lookup = Lookup(host, os_family, shared)
     for candidate in locate(app_def, lookup, extra):
         if first_place is None and candidate.path is not None:
             first_place = candidate.path

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OsFamily
@@ -21,6 +22,9 @@ from hermes_decl.resolver.budget import MAX_NAMES_LISTED, WorkBudget
 from hermes_decl.resolver.expand import join, normalise
 from hermes_decl.resolver.listing import listed_names
 from hermes_decl.versions import version_key
+
+if TYPE_CHECKING:
+    from hermes_decl.resolver.evaluation_pass import EvaluationPass
 
 MAX_MATCHES = 256
 """The most directory entries a ``*`` segment considers, over all the folders it looks in."""
@@ -99,10 +103,13 @@ def _newest_first(matches: list[tuple[str, str]]) -> list[str]:
 class _Search:
     """One pattern's search: the folders reached so far and the bounds hit on the way."""
 
-    def __init__(self, os_family: OsFamily, host: Host, budget: WorkBudget) -> None:
+    def __init__(
+        self, os_family: OsFamily, host: Host, budget: WorkBudget, shared: EvaluationPass | None
+    ) -> None:
         self.os_family = os_family
         self.host = host
         self.budget = budget
+        self.shared = shared
         self.scanned = 0
         self.cut_short: dict[str, None] = {}  # ordered, without repeats
 
@@ -122,13 +129,29 @@ class _Search:
         return found
 
     def _matches(self, base: str, pattern: StarPattern, room: int) -> list[str]:
-        listing = listed_names(self.host, base, self.os_family)
+        shared, os_family = self.shared, self.os_family
+        if shared is None:
+            listing = listed_names(self.host, base, os_family)
+        else:
+            listing = shared.listed(base, os_family)
         if listing.truncated:
             self.note(f"the host listed only part of {base} ({len(listing.names)} entries)")
         if listing.ignored:
             self.note(f"ignored {listing.ignored} names listed in {base} that are not plain names")
-        matches: list[tuple[str, str]] = []
         names = listing.names
+        if shared is not None and self._can_scan_all(len(names)):
+            key = (os_family, base, pattern.segment)
+            found = shared.matches.get(key)
+            if found is None:
+                stars = [(name, pattern.star_text(name)) for name in names]
+                every = [(name, star) for name, star in stars if star is not None]
+                found = shared.matches[key] = self._ordered(base, every)
+            if len(found) < room:
+                # What the scan below would have done: every name examined, none left over.
+                self.scanned += len(names)
+                self.budget.names_listed += len(names)
+                return list(found)
+        matches: list[tuple[str, str]] = []
         for index, name in enumerate(names):
             if self._out_of_work():
                 break
@@ -142,7 +165,18 @@ class _Search:
                 if index + 1 < len(names):
                     self.note(f"stopped at {MAX_MATCHES} matches of {pattern.segment!r}")
                 break
-        return [join(self.os_family, base, name) for name in _newest_first(matches)]
+        return list(self._ordered(base, matches))
+
+    def _ordered(self, base: str, matches: list[tuple[str, str]]) -> tuple[str, ...]:
+        """The matched names' paths below ``base``, newest first."""
+        return tuple(join(self.os_family, base, name) for name in _newest_first(matches))
+
+    def _can_scan_all(self, count: int) -> bool:
+        """Whether ``count`` more names fit in this pattern's and the evaluation's bounds."""
+        return (
+            self.scanned + count <= MAX_SCANNED_ENTRIES
+            and self.budget.names_listed + count <= MAX_NAMES_LISTED
+        )
 
     def _out_of_work(self) -> bool:
         """Whether this pattern, or the whole evaluation, has examined all the names it may."""
@@ -156,37 +190,45 @@ class _Search:
 
 
 def search_pattern(
-    path: str, os_family: OsFamily, host: Host, budget: WorkBudget | None = None
+    path: str,
+    os_family: OsFamily,
+    host: Host,
+    budget: WorkBudget | None = None,
+    *,
+    shared: EvaluationPass | None = None,
 ) -> PatternSearch:
     """The paths a ``*`` pattern matches, newest first, and where the search was cut short.
 
     Each ``*`` segment lists the folders the previous segments reached and stops listing once it
     has ``MAX_MATCHES`` matches, so a pattern yields at most ``MAX_MATCHES`` paths and lists at
     most ``1 + MAX_MATCHES`` folders per ``*`` segment. The names it examines are charged to
-    ``budget``, the evaluation's (a budget of its own when none is given).
+    ``budget``, the evaluation's (a budget of its own when none is given). With ``shared``, the
+    evaluation pass it belongs to, each folder is listed and matched once per pass.
     """
     root_length = 3 if os_family == "win32" else 1
     root, rest = path[:root_length], path[root_length:]
-    search = _Search(os_family, host, budget or WorkBudget())
+    search = _Search(os_family, host, budget or WorkBudget(), shared)
     bases = [normalise(os_family, root)]
     refused: list[str] = []
+    root_of = network_root if shared is None else shared.network_root
+    literal: list[str] = []  # the segments since the last '*' one, joined on at once
     for segment in (part for part in _SEPARATORS.split(rest) if part):
-        if "*" in segment:
-            pattern = StarPattern(segment, ignore_case=os_family == "win32")
-            bases = search.segment(bases, pattern)
-            # A '*' can match the automounter's folder (``/n*t``): never look below it.
-            refused += _under_network_roots(bases, os_family)
-            bases = [base for base in bases if network_root(base, os_family) is None]
-        else:
-            bases = [join(os_family, base, segment) for base in bases]
+        if "*" not in segment:
+            literal.append(segment)
+            continue
+        if literal:
+            bases = [join(os_family, base, *literal) for base in bases]
+            literal = []
+        pattern = StarPattern(segment, ignore_case=os_family == "win32")
+        bases = search.segment(bases, pattern)
+        # A '*' can match the automounter's folder (``/n*t``): never look below it.
+        roots = [root_of(base, os_family) for base in bases]
+        refused += [
+            f"{base} is under {root}, where the automounter would contact a host"
+            for base, root in zip(bases, roots, strict=True)
+            if root is not None
+        ]
+        bases = [base for base, root in zip(bases, roots, strict=True) if root is None]
+    if literal:
+        bases = [join(os_family, base, *literal) for base in bases]
     return PatternSearch(tuple(bases), tuple(search.cut_short), tuple(refused))
-
-
-def _under_network_roots(paths: list[str], os_family: OsFamily) -> list[str]:
-    """Each path under a network root, with the root, in words."""
-    found = []
-    for path in paths:
-        root = network_root(path, os_family)
-        if root is not None:
-            found.append(f"{path} is under {root}, where the automounter would contact a host")
-    return found
