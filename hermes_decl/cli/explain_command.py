@@ -176,7 +176,7 @@ def _input_status(errors: list[DeclarationError]) -> int:
 def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
     from hermes_decl.errors import DeclarationError
     from hermes_decl.hosts.snapshot import load_snapshot_file
-    from hermes_decl.resolver.availability import availability
+    from hermes_decl.resolver.availability import availability_of_all
 
     loaded: list[tuple[str, dict[str, Declaration]]] = []
     failures: list[DeclarationError] = []
@@ -215,9 +215,9 @@ def _explain(args: argparse.Namespace, out: Output, err: Output) -> int:
         for name, decl in sorted(found.items())
         if args.server in (None, name)
     ]
+    verdicts = availability_of_all((decl for _, _, decl in chosen), host=host, os_family=args.os)
     results = [
-        (path, name, availability(decl, host=host, os_family=args.os))
-        for path, name, decl in chosen
+        (path, name, verdict) for (path, name, _), verdict in zip(chosen, verdicts, strict=True)
     ]
     live: list[Status | None] = [None] * len(chosen)
     if args.live or args.probe:
