@@ -10,11 +10,12 @@ import sys
 import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar, cast
 
 import pytest
 
 from hermes_decl.declaration import parse_declaration
-from hermes_decl.hosts.protocol import FileRead, FolderFacts, Host, ProcessInfo
+from hermes_decl.hosts.protocol import Host
 from hermes_decl.hosts.rooted import RootedHost
 from hermes_decl.models import AppDef
 from hermes_decl.runtime.bearer_token import BearerToken
@@ -58,90 +59,37 @@ def app_def() -> AppDef:
     return found
 
 
-def fail_if(failing: str, method: str) -> None:
-    """Make the host method ``method`` fail, once its real answer was computed, when named."""
-    if method == failing:
-        raise HostBroke(method)
+_Host = TypeVar("_Host", FakeHost, RootedHost)
 
 
-class FailingFakeHost(FakeHost):
-    """A ``FakeHost`` whose method named ``failing`` raises ``HostBroke``."""
+def failing_at(host_class: type[_Host], failing: str | None) -> type[_Host]:
+    """``host_class`` whose method named ``failing`` raises ``HostBroke`` once its real answer
+    was computed (the other calls answer as they do); ``None``: ``host_class`` itself."""
+    if failing is None:
+        return host_class
+    real = getattr(host_class, failing)
 
-    failing = ""
+    def broken(self: _Host, *args: object) -> object:
+        real(self, *args)
+        raise HostBroke(failing)
 
-    def read_file_facts(self, path: str, size: int) -> FileRead | None:
-        found = super().read_file_facts(path, size)
-        fail_if(self.failing, "read_file_facts")
-        return found
-
-    def process_alive(self, pid: int) -> bool:
-        found = super().process_alive(pid)
-        fail_if(self.failing, "process_alive")
-        return found
-
-    def process_info(self, pid: int) -> ProcessInfo | None:
-        found = super().process_info(pid)
-        fail_if(self.failing, "process_info")
-        return found
-
-    def own_process(self) -> ProcessInfo:
-        found = super().own_process()
-        fail_if(self.failing, "own_process")
-        return found
-
-    def folders_above(self, path: str) -> tuple[FolderFacts, ...] | None:
-        found = super().folders_above(path)
-        fail_if(self.failing, "folders_above")
-        return found
+    failing_class = type(f"Failing{host_class.__name__}", (host_class,), {failing: broken})
+    return cast("type[_Host]", failing_class)
 
 
-class FailingRootedHost(RootedHost):
-    """A ``RootedHost`` whose method named ``failing`` raises ``HostBroke``."""
-
-    failing = ""
-
-    def read_file_facts(self, path: str, size: int) -> FileRead | None:
-        found = super().read_file_facts(path, size)
-        fail_if(self.failing, "read_file_facts")
-        return found
-
-    def process_alive(self, pid: int) -> bool:
-        found = super().process_alive(pid)
-        fail_if(self.failing, "process_alive")
-        return found
-
-    def process_info(self, pid: int) -> ProcessInfo | None:
-        found = super().process_info(pid)
-        fail_if(self.failing, "process_info")
-        return found
-
-    def own_process(self) -> ProcessInfo:
-        found = super().own_process()
-        fail_if(self.failing, "own_process")
-        return found
-
-    def folders_above(self, path: str) -> tuple[FolderFacts, ...] | None:
-        found = super().folders_above(path)
-        fail_if(self.failing, "folders_above")
-        return found
-
-
-def fake_host(tmp_path: Path, failing: str) -> Host:
-    host = FailingFakeHost("linux", home="/home/dev").add_process(PID)
-    host.failing = failing
+def fake_host(tmp_path: Path, failing: str | None) -> Host:
+    host = failing_at(FakeHost, failing)("linux", home="/home/dev").add_process(PID)
     return host.add_file(RUNTIME, DOCUMENT)
 
 
-def rooted_host(tmp_path: Path, failing: str) -> Host:
+def rooted_host(tmp_path: Path, failing: str | None) -> Host:
     folder = tmp_path / "home" / "dev" / ".vendor"
     folder.mkdir(parents=True)
     (folder / "server.json").write_bytes(DOCUMENT)
     (folder / "server.json").chmod(0o600)
     for step in (folder, folder.parent, folder.parent.parent, tmp_path):
         step.chmod(0o755)
-    host = FailingRootedHost(tmp_path, env={"HOME": "/home/dev"}, live_pids=[PID])
-    host.failing = failing
-    return host
+    return failing_at(RootedHost, failing)(tmp_path, env={"HOME": "/home/dev"}, live_pids=[PID])
 
 
 HOSTS = {"fake": fake_host, "rooted": rooted_host}
@@ -191,7 +139,7 @@ def _held_in(trace: types.TracebackType | None, host: Host) -> list[str]:
 @pytest.mark.parametrize("failing", AFTER_THE_READ, ids=list(AFTER_THE_READ))
 @pytest.mark.parametrize("make", list(HOSTS.values()), ids=list(HOSTS))
 def test_no_frame_of_a_failing_read_holds_the_token(
-    tmp_path: Path, make: Callable[[Path, str], Host], failing: str
+    tmp_path: Path, make: Callable[[Path, str | None], Host], failing: str
 ) -> None:
     host = make(tmp_path, failing)
     with pytest.raises(HostBroke, match=f"^{failing}$") as caught:
@@ -209,8 +157,8 @@ def test_no_frame_of_a_failing_read_holds_the_token(
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes in the rooted tree")
 @pytest.mark.parametrize("make", list(HOSTS.values()), ids=list(HOSTS))
 def test_the_same_read_without_a_failure_gives_the_token(
-    tmp_path: Path, make: Callable[[Path, str], Host]
+    tmp_path: Path, make: Callable[[Path, str | None], Host]
 ) -> None:
-    endpoint = read_endpoint(app_def(), host=make(tmp_path, "nothing"))
+    endpoint = read_endpoint(app_def(), host=make(tmp_path, None))
     assert isinstance(endpoint, Endpoint) and endpoint.token is not None
     assert endpoint.token.reveal() == SENTINEL
