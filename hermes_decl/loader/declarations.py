@@ -89,10 +89,10 @@ def _placed(document: Document, server: DataPath, error: DeclarationError) -> It
         else:
             path = (*server, *issue.path)
             at = document.position(path, key=issue.code in _AT_KEY_CODES)
-        message = issue.message
+        placed = Issue(dotted(path), issue.code, issue.message, *at, path=path, hint=issue.hint)
         if issue.code == "control_character" and _escaped_by_mistake(document, path):
-            message = _with_hint(message, ESCAPE_HINT)
-        yield Issue(dotted(path), issue.code, message, *at, path=path)
+            placed = placed.with_hint(ESCAPE_HINT)
+        yield placed
 
 
 _LETTER_ESCAPES = frozenset("\x00\x07\x08\t\n\x0b\x0c\r\x1b\x85\u2028\u2029")
@@ -115,11 +115,6 @@ def _escaped_by_mistake(document: Document, path: DataPath) -> bool:
     return isinstance(value, str) and not _LETTER_ESCAPES.isdisjoint(value)
 
 
-def _with_hint(message: str, hint: str) -> str:
-    """A message with one more hint inside its closing parenthesis (or in one of its own)."""
-    return f"{message[:-1]}; {hint})" if message.endswith(")") else f"{message} ({hint})"
-
-
 ServerParser = Callable[[Document, DataPath, str, Mapping[object, object]], Declaration]
 """Parses one server's body (a mapping) into a declaration, raising ``DeclarationError``."""
 
@@ -133,7 +128,7 @@ def _unknown_keys(
             hint = f"did you mean {suggestion!r}?" if suggestion else f"expected {choices(allowed)}"
             key_path = (*path, key)
             at = document.position(key_path, key=True)
-            yield _issue(key_path, "unknown_key", f"unknown key ({hint})", at)
+            yield _issue(key_path, "unknown_key", f"unknown key ({hint})", at, hint=hint)
 
 
 def _plain_server(

@@ -145,9 +145,16 @@ class _Stop(Exception):
         self.issue = issue
 
 
-def _issue(path: Sequence[str | int], code: str, message: str, at: Position | None) -> Issue:
+def _issue(
+    path: Sequence[str | int],
+    code: str,
+    message: str,
+    at: Position | None,
+    *,
+    hint: str | None = None,
+) -> Issue:
     line, column = at if at is not None else (None, None)
-    return Issue(dotted(path), code, message, line, column, path=tuple(path))
+    return Issue(dotted(path), code, message, line, column, path=tuple(path), hint=hint)
 
 
 class _Marked(Protocol):

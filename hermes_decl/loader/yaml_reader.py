@@ -409,12 +409,14 @@ def _syntax_issue(error: yaml.MarkedYAMLError) -> Issue:
         if error.context_mark is not None:
             line, column = _mark(error.context_mark)
             details[0] += f" at line {line}, column {column}"
-    details.extend(
+    hints = [
         hint for start, hint in SYNTAX_HINTS if error.problem and error.problem.startswith(start)
-    )
+    ]
+    details.extend(hints)
     if details:
         message += f" ({'; '.join(details)})"
-    return _issue((), "yaml_syntax", message, _mark(mark) if mark is not None else None)
+    at = _mark(mark) if mark is not None else None
+    return _issue((), "yaml_syntax", message, at, hint="; ".join(hints) or None)
 
 
 def _read_yaml(text: str, where: str, *, fast: bool = True) -> Document:
