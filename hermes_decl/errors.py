@@ -238,7 +238,7 @@ def _escaped(character: str) -> str:
     """A character as a quoted key shows it: itself, unless it could break or steer the line."""
     if character in _ESCAPES:
         return _ESCAPES[character]
-    if unicodedata.category(character) in ("Cc", "Cs", "Zl", "Zp"):
+    if unicodedata.category(character) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
         return f"\\u{ord(character):04x}"
     return character
 
@@ -246,8 +246,9 @@ def _escaped(character: str) -> str:
 def dotted(path: Sequence[str | int]) -> str:
     """Write a data path as ``a.b[1].c``; other keys as ``["k.y"]``, never shortened.
 
-    A quoted key keeps its characters as written; only control characters, lone surrogates,
-    line separators, ``"`` and ``\\`` are escaped, so the location stays on one line.
+    A quoted key keeps its characters as written; only control and format characters, lone
+    surrogates, line separators, ``"`` and ``\\`` are escaped, so the location stays on one line
+    and reads in order.
     """
     text = ""
     for element in path:

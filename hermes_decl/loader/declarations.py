@@ -81,7 +81,8 @@ def _placed(document: Document, server: DataPath, error: DeclarationError) -> It
     for issue in error.issues:
         if issue.code == "non_string_key" and (*server, *issue.path) in bad_keys:
             continue  # already reported while reading, at the key itself
-        if issue.path[:1] == ("name",):
+        named = issue.path[:1] == ("name",)
+        if named:
             path, at = server, document.position(server, key=True)
         elif issue.code == "missing_key":
             path = (*server, *issue.path)
@@ -90,7 +91,7 @@ def _placed(document: Document, server: DataPath, error: DeclarationError) -> It
             path = (*server, *issue.path)
             at = document.position(path, key=issue.code in _AT_KEY_CODES)
         placed = Issue(dotted(path), issue.code, issue.message, *at, path=path, hint=issue.hint)
-        if issue.code == "control_character" and _escaped_by_mistake(document, path):
+        if issue.code == "control_character" and _escaped_by_mistake(document, path, key=named):
             placed = placed.with_hint(ESCAPE_HINT)
         yield placed
 
@@ -100,8 +101,13 @@ _LETTER_ESCAPES = frozenset("\x00\x07\x08\t\n\x0b\x0c\r\x1b\x85\u2028\u2029")
 Windows path written in double quotes (``"C:\\tools\\new"``) turns its backslashes into these."""
 
 
-def _escaped_by_mistake(document: Document, path: DataPath) -> bool:
-    """Whether a value is a double-quoted scalar holding a character a one-letter escape makes."""
+def _escaped_by_mistake(document: Document, path: DataPath, *, key: bool = False) -> bool:
+    """Whether a value (or with ``key``, the key naming it) is a double-quoted scalar holding a
+    character a one-letter escape makes."""
+    if key:
+        named = path[-1] if path else None
+        quoted = document.key_double_quoted(path)
+        return quoted and isinstance(named, str) and not _LETTER_ESCAPES.isdisjoint(named)
     if not document.double_quoted(path):
         return False
     value: object = document.data
