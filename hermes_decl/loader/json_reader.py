@@ -23,6 +23,15 @@ JSON_SPACE = re.compile(r"[ \t\n\r]*")
 _JSON = json.JSONDecoder()
 TRAILING_COMMA = "Trailing comma before '{closing}'"
 TRAILING_COMMA_HINT = "remove it: JSON allows no comma after the last item"
+JSON_HINTS = {
+    "Expecting property name enclosed in double quotes": (
+        "JSON keys and strings take double quotes, and JSON has no comments"
+    ),
+    "Expecting ',' delimiter": "put a ',' between two items of a mapping or a list",
+    "Expecting ':' delimiter": "put a ':' between a key and its value",
+    "Invalid \\escape": "in JSON '\\' starts an escape: write paths with '/' or '\\\\'",
+}
+"""The fix for each JSON syntax error an author commonly meets, by the ``json`` module's words."""
 
 
 class _JsonSyntax(Exception):
@@ -32,7 +41,7 @@ class _JsonSyntax(Exception):
         super().__init__(message, offset)
         self.message = message
         self.offset = offset
-        self.hint = hint
+        self.hint = hint if hint is not None else JSON_HINTS.get(message)
 
 
 class _JsonReader:
