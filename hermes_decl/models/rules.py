@@ -286,8 +286,8 @@ def relative_file(raw: str) -> str:
 
 
 def _inside_folder(raw: str, segments: list[str]) -> str | None:
-    """For a whole path given as the file inside an install folder, the file's own name."""
-    if "\x00" in raw or not (":" in raw or _SEPARATORS.match(raw)) or segments[-1] in ("", ".."):
+    """For a whole path from a drive given as the file inside an install folder, its own name."""
+    if "\x00" in raw or ":" not in raw or len(segments) < 2 or segments[-1] in ("", ".."):
         return None
     return f"write the path from the install folder, such as {show(segments[-1])}"
 
