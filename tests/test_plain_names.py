@@ -82,7 +82,7 @@ def test_bundle_under_win32_is_refused_saying_why() -> None:
     (issue,) = raised.value.issues
     assert (issue.loc, issue.code, issue.message) == (
         "app.win32.presence",
-        "bundle_on_win32",
+        "bundle_on_windows",
         "must be 'executable' under app.win32: a bundle is a macOS application folder "
         "(Something.app), which Windows does not have (got 'bundle')",
     )
@@ -102,7 +102,7 @@ def test_the_schema_refuses_bundle_under_win32_as_the_parser_does(
 
 def _rules(node: object) -> list[dict[str, object]]:
     if isinstance(node, dict):
-        own = [node] if node.get("$comment") == "bundle_on_win32" else []
+        own = [node] if node.get("$comment") == "bundle_on_windows" else []
         return own + [rule for value in node.values() for rule in _rules(value)]
     if isinstance(node, list):
         return [rule for value in node for rule in _rules(value)]

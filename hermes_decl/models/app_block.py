@@ -180,7 +180,7 @@ Win32Presence = Annotated[
     Presence,
     one_of(("executable", "bundle")),
     Meanings(PRESENCE_MEANINGS),
-    _NoBundle("bundle_on_win32", BUNDLE_ON_WIN32),
+    _NoBundle("bundle_on_windows", BUNDLE_ON_WIN32),
 ]
 _NO_BUNDLE_PRESENCES: dict[OsFamily, Any] = {"win32": Win32Presence, "linux": LinuxPresence}
 """The ``presence`` of each OS block that has no bundles."""

@@ -270,9 +270,6 @@ RELATIVE_FILE = TextRules(
 )
 """A path inside an install folder (``uninstall_registry``'s ``file``)."""
 
-NON_BLANK = TextRules((BLANK_RULE,), Accept(f"[^{SPACE_CLASS}]"), rules.non_blank)
-"""Free text with something in it."""
-
 TEXT_CONTROL_RULE = TextRule("control_character", f"^[^{TEXT_CONTROL_CLASS}]*{END}", rules.CONTROL)
 """No control, format or line separator character, nor a lone surrogate, anywhere."""
 
