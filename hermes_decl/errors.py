@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from hermes_decl._text import show
-from hermes_decl.models.common import BUILTIN_ERROR_TYPES, OS_FAMILIES
+from hermes_decl.models.common import BUILTIN_ERROR_TYPES, HINT_CONTEXT, OS_FAMILIES
 from hermes_decl.models.install import HINT_KEYS, key_of
 from hermes_decl.models.kinds import KindVariant, tag_of
 from hermes_decl.models.liveness_sources import LIVENESS_VARIANTS
@@ -42,6 +42,18 @@ class Issue:
     """The source's label, given by the ``DeclarationError`` that holds the issue."""
     severity: Severity = "error"
     """``"warning"`` for a doubtful but valid declaration (``hermes_decl.lint``), else an error."""
+    hint: str | None = field(default=None, compare=False, repr=False)
+    """What to do about it, alone (``"write 'GIMP.app'"``), or None; the message ends with it too,
+    so it takes no part in equality."""
+
+    def with_hint(self, hint: str) -> Issue:
+        """The issue with one more hint, inside its message's closing parenthesis (or in one of
+        its own) and after any hint it has."""
+        message = self.message
+        message = f"{message[:-1]}; {hint})" if message.endswith(")") else f"{message} ({hint})"
+        return replace(
+            self, message=message, hint=hint if self.hint is None else f"{self.hint}; {hint}"
+        )
 
     def render(self, where: str) -> str:
         """The issue as one line: ``where[:line:column]: loc: message``."""
@@ -125,7 +137,7 @@ def _boolean_fix(found: object) -> str | None:
     meant = _BOOLEAN_WORDS.get(found.strip().lower())
     if meant is None:
         return None
-    return f"; write {meant} without quotes" if found == meant else f"; write {meant}"
+    return f"write {meant} without quotes" if found == meant else f"write {meant}"
 
 
 _VERSION_KEYS = {("min_version",), ("min_os_version",)}
@@ -135,7 +147,7 @@ def _version_fix(found: object) -> str | None:
     """The fix for a version written as a number (``min_version: 3.6``): quote it."""
     if isinstance(found, bool) or not isinstance(found, (int, float)):
         return None
-    return f"; quote it: {show(str(found))}, as YAML reads an unquoted 3.10 as the number 3.1"
+    return f"quote it: {show(str(found))}, as YAML reads an unquoted 3.10 as the number 3.1"
 
 
 def _is_tag(raw: Sequence[Any], index: int, cursor: object) -> bool:
@@ -226,7 +238,7 @@ def _escaped(character: str) -> str:
     """A character as a quoted key shows it: itself, unless it could break or steer the line."""
     if character in _ESCAPES:
         return _ESCAPES[character]
-    if unicodedata.category(character) in ("Cc", "Cs", "Zl", "Zp"):
+    if unicodedata.category(character) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
         return f"\\u{ord(character):04x}"
     return character
 
@@ -234,8 +246,9 @@ def _escaped(character: str) -> str:
 def dotted(path: Sequence[str | int]) -> str:
     """Write a data path as ``a.b[1].c``; other keys as ``["k.y"]``, never shortened.
 
-    A quoted key keeps its characters as written; only control characters, lone surrogates,
-    line separators, ``"`` and ``\\`` are escaped, so the location stays on one line.
+    A quoted key keeps its characters as written; only control and format characters, lone
+    surrogates, line separators, ``"`` and ``\\`` are escaped, so the location stays on one line
+    and reads in order.
     """
     text = ""
     for element in path:
@@ -256,18 +269,21 @@ def issues_from(error: ValidationError, data: object) -> tuple[Issue, ...]:
     for line in error.errors(include_url=False):
         path, place = data_path(line["loc"], data, orders)
         loc = dotted(path)
+        hint: str | None = None
         if line["type"] in BUILTIN_ERROR_TYPES:
             code, message = _TYPE_RULES.get(line["type"], ("invalid", "is not valid"))
             if code in _QUOTES_FOUND:
                 found = line["input"]
-                fix = _boolean_fix(found) if line["type"] == "bool_type" else None
-                if line["type"] == "string_type" and path[-1:] in _VERSION_KEYS:
-                    fix = _version_fix(found)
-                message = f"{message} (got {show(found)}{fix or ''})"
+                if line["type"] == "bool_type":
+                    hint = _boolean_fix(found)
+                elif line["type"] == "string_type" and path[-1:] in _VERSION_KEYS:
+                    hint = _version_fix(found)
+                message = f"{message} (got {show(found)}{f'; {hint}' if hint else ''})"
         else:
-            # Our own codes (PydanticCustomError) carry finished messages.
+            # Our own codes (PydanticCustomError) carry finished messages, and their hint apart.
             code, message = line["type"], line["msg"]
-        issue = Issue(loc, code, message, path=path)
+            hint = line.get("ctx", {}).get(HINT_CONTEXT)
+        issue = Issue(loc, code, message, path=path, hint=hint)
         if issue not in seen:
             seen.add(issue)
             placed.append((place, issue))

@@ -21,25 +21,31 @@ if TYPE_CHECKING:
     from hermes_decl.loader import Document
     from hermes_decl.models import Declaration
 
+PE_RESOURCE_ON_COMMAND_HINT = "use a path location to the .exe"
 PE_RESOURCE_ON_COMMAND = (
     "may find no version to read: a command location can resolve to a .cmd or .bat script, "
-    "which has no version resource (use a path location to the .exe)"
+    f"which has no version resource ({PE_RESOURCE_ON_COMMAND_HINT})"
 )
 MIN_VERSION_NOT_ON_LINUX = (
     "is not checked on Linux: Linux has no version source, so app.linux is gated on presence only"
 )
+MODELINE_MISSING_HINT = "give the schema's https:// URL, or a path from this file's folder"
 MODELINE_MISSING = (
     "the yaml-language-server modeline names {target}, which is not a file next to this one, "
-    "so editors check nothing (give the schema's https:// URL, or a path from this file's folder)"
+    f"so editors check nothing ({MODELINE_MISSING_HINT})"
 )
 
 _MODELINE = re.compile(r"^[ \t]*#[ \t]*yaml-language-server:[ \t]*\$schema=(?P<target>\S+)", re.M)
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
 
 
-def _warning(path: DataPath, code: str, message: str, document: Document) -> Issue:
+def _warning(
+    path: DataPath, code: str, message: str, document: Document, hint: str | None = None
+) -> Issue:
     line, column = document.position(path)
-    return Issue(dotted(path), code, message, line, column, path=path, severity="warning")
+    return Issue(
+        dotted(path), code, message, line, column, path=path, severity="warning", hint=hint
+    )
 
 
 def _declaration_warnings(
@@ -52,7 +58,13 @@ def _declaration_warnings(
         and any(isinstance(location, CommandLocation) for location in windows.locations)
     ):
         path = (*server, "app", "win32", "version")
-        yield _warning(path, "pe_resource_on_command", PE_RESOURCE_ON_COMMAND, document)
+        yield _warning(
+            path,
+            "pe_resource_on_command",
+            PE_RESOURCE_ON_COMMAND,
+            document,
+            PE_RESOURCE_ON_COMMAND_HINT,
+        )
     app = declaration.app
     if (
         declaration.requires.min_version is not None
@@ -91,4 +103,13 @@ def modeline_warnings(text: str, file: str | None) -> tuple[Issue, ...]:
     line = text.count("\n", 0, found.start("target")) + 1
     column = found.start("target") - (text.rfind("\n", 0, found.start("target")) + 1) + 1
     message = MODELINE_MISSING.format(target=repr(target))
-    return (Issue("", "schema_modeline_missing", message, line, column, severity="warning"),)
+    warning = Issue(
+        "",
+        "schema_modeline_missing",
+        message,
+        line,
+        column,
+        severity="warning",
+        hint=MODELINE_MISSING_HINT,
+    )
+    return (warning,)

@@ -120,6 +120,7 @@ def test_sarif_format_is_valid_sarif_2_1_0_with_one_result_per_issue() -> None:
                 }
             }
         ],
+        "properties": {"hint": "did you mean 'min_version'?"},
     }
 
 
@@ -150,7 +151,7 @@ def test_json_gives_the_end_the_severity_and_the_hint_of_each_issue() -> None:
         "code": "unknown_key",
         "severity": "error",
         "message": "unknown key (did you mean 'min_version'?)",
-        "hint": None,
+        "hint": "did you mean 'min_version'?",
     }
     assert run("check", "--format", "json", BROKEN).stdout == result.stdout
 

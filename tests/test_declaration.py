@@ -258,7 +258,8 @@ CANONICAL = [
         {"linux": {"presence": "executable", "location": "/x"}},
         {"app": True, "min_version": "2.3"},
         "plugin.yaml: requires.min_version: cannot be checked: Linux has no version source and app "
-        "declares only linux",
+        "declares only linux (remove min_version, or add a win32 or darwin block that reads a "
+        "version)",
     ),
     (
         {"macos": {}},

@@ -76,7 +76,13 @@ def test_a_language_1_0_file_loads_to_the_same_models(entry: dict[str, Any]) -> 
 
 
 REFUSED_SINCE_1_0 = frozenset(
-    {"bundle_not_app", "bad_flatpak_id", "bundle_on_linux", "control_character"}
+    {
+        "bundle_not_app",
+        "bad_flatpak_id",
+        "bundle_on_linux",
+        "bundle_on_windows",
+        "control_character",
+    }
 )
 """The codes of the rules language 1.2 added for mistakes that language 1.0 let through."""
 

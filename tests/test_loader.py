@@ -441,20 +441,22 @@ def test_issues_carry_the_data_path_from_the_top_of_the_document() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "loc"),
+    ("name", "loc", "refused"),
     [
-        ('"my.server"', '["my.server"]'),
-        ('"\\ud800"', '["\\ud800"]'),
-        ('"\\e]0;title\\a"', '["\\u001b]0;title\\u0007"]'),
-        ("сервер", "сервер"),
-        ("'my server'", '["my server"]'),
+        ('"my.server"', '["my.server"]', False),
+        ('"\\ud800"', '["\\ud800"]', True),
+        ('"\\e]0;title\\a"', '["\\u001b]0;title\\u0007"]', True),
+        ("сервер", "сервер", False),
+        ("'my server'", '["my server"]', False),
     ],
     ids=["dotted", "lone-surrogate", "terminal-sequence", "cyrillic", "space"],
 )
-def test_odd_server_names_are_quoted_in_locations(name: str, loc: str) -> None:
+def test_odd_server_names_are_quoted_in_locations(name: str, loc: str, refused: bool) -> None:
     text = f"{name}:\n  app: {{linux: {{presence: exe, location: /x}}}}\n"
-    ((found, code, line, _),) = problems(text)
-    assert (found, code, line) == (f"{loc}.app.linux.presence", "invalid_choice", 2)
+    found = [(found, code, line) for found, code, line, _ in problems(text)]
+    # A name holding a control character or a lone surrogate is itself refused, at its key.
+    named = [(loc, "control_character", 1)] if refused else []
+    assert found == [*named, (f"{loc}.app.linux.presence", "invalid_choice", 2)]
 
 
 def test_only_the_broken_server_is_reported() -> None:
@@ -556,7 +558,8 @@ def test_yaml_syntax_error_at_the_problem() -> None:
 
 def test_yaml_syntax_error_message() -> None:
     assert error_text("a: b: c\n", where="p.yaml") == (
-        "p.yaml:1:5: is not valid YAML: mapping values are not allowed here"
+        "p.yaml:1:5: is not valid YAML: mapping values are not allowed here (write a space after "
+        "each key's ':', and quote a value that holds ': ')"
     )
 
 

@@ -18,21 +18,23 @@ from hermes_decl.declaration import DeclarationError, Issue
 
 ROOT = Path(__file__).parent.parent
 
-# A server name with a lone surrogate and a terminal title sequence, and a folder name (matched
-# by '*') carrying a title and a clear-screen sequence; a declared path cannot carry one (control
-# characters are refused in every path), but what the machine lists can.
-SERVER = "evil\ud800\x1b]0;pwned\x07"
+# A folder name (matched by '*') carrying a title and a clear-screen sequence: a declared path
+# or server name cannot carry one (control characters are refused in every path and name, so a
+# broken declaration shows its hostile name only escaped, in its problems), but what the machine
+# lists can.
+SERVER = "evil-studio"
+HOSTILE_SERVER = '"evil\\ud800\\e]0;pwned\\a"'
 DECLARED = "/opt/v*/bin/tool"
 FOLDER = "v1\x1b]0;pwned\x07\x1b[2J"
 DECLARATION = (
-    '"evil\\ud800\\e]0;pwned\\a":\n'
+    "evil-studio:\n"
     "  app:\n"
     "    linux:\n"
     "      presence: executable\n"
     "      location: /opt/v*/bin/tool\n"
     "  requires: {app: true}\n"
 )
-BROKEN = '"evil\\ud800\\e]0;pwned\\a":\n  app: {linux: {presence: "exe\\e[2J"}}\n'
+BROKEN = f'{HOSTILE_SERVER}:\n  app: {{linux: {{presence: "exe\\e[2J"}}}}\n'
 SNAPSHOT = 'os_family: linux\nfiles: ["/opt/v1\\e]0;pwned\\a\\e[2J/bin/tool"]\n'
 
 LOCALES = {
@@ -88,7 +90,10 @@ def test_human_output_never_crashes_and_never_reaches_the_terminal_raw(
     assert _controls(result.stdout) == []
     assert _controls(result.stderr) == []
     shown = (result.stdout + result.stderr).decode("ascii", "replace")
-    assert "evil\\ud800\\x1b]0;pwned\\x07" in shown or "\\u001b]0;pwned\\u0007" in shown
+    if command[:2] == ("check", "{declaration}"):
+        assert shown.endswith("ok (evil-studio)" + os.linesep)
+    else:
+        assert "\\x1b]0;pwned\\x07" in shown or "\\u001b]0;pwned\\u0007" in shown
 
 
 @pytest.mark.parametrize("environment", LOCALES.values(), ids=list(LOCALES))
@@ -109,9 +114,9 @@ def test_explain_shows_every_hostile_name_escaped(tmp_path: Path) -> None:
     result = _run(["explain", files["declaration"], "--host", files["snapshot"]], LOCALES["utf-8"])
     found = "/opt/v1\\x1b]0;pwned\\x07\\x1b[2J/bin/tool"
     assert result.stdout.decode("utf-8").splitlines() == [
-        f"{files['declaration']}: evil\\ud800\\x1b]0;pwned\\x07",
+        f"{files['declaration']}: evil-studio",
         "  state:    available (offered)",
-        "  sentence: evil\\ud800\\x1b]0;pwned\\x07 is available.",
+        "  sentence: evil-studio is available.",
         "  os:       linux",
         f"  path:     {found}",
         "  looked at:",
@@ -139,6 +144,7 @@ def test_check_json_keeps_the_location_as_data(tmp_path: Path) -> None:
     issues = json.loads(result.stdout)["files"][0]["issues"]
     server = '["evil\\ud800\\u001b]0;pwned\\u0007"]'
     assert [(issue["loc"], issue["code"]) for issue in issues] == [
+        (server, "control_character"),
         (f"{server}.app.linux.location", "missing_key"),
         (f"{server}.app.linux.presence", "invalid_choice"),
     ]
@@ -220,8 +226,7 @@ def test_colour_never_lets_a_declared_sequence_through(tmp_path: Path) -> None:
     ours = {"\x1b[1m", "\x1b[36m", "\x1b[32m", "\x1b[0m"}
     raw = {text[index : text.index("m", index) + 1] for index in _escape_starts(text)}
     assert raw <= ours
-    assert "\x1b[36mevil\\ud800\\x1b]0;pwned\\x07\x1b[0m" in text
-    assert "\\x1b[2J" in text
+    assert "\\x1b]0;pwned\\x07\\x1b[2J" in text
 
 
 def _escape_starts(text: str) -> list[int]:
@@ -260,10 +265,16 @@ def test_every_line_ends_through_the_text_stream_so_windows_gets_crlf_once(tmp_p
     broken = files["broken"]
     server = '["evil\\ud800\\u001b]0;pwned\\u0007"]'
     presence = "must be 'executable' or 'bundle' (got 'exe\\x1b[2J')"
+    name = (
+        "must not contain control characters such as a tab or a line break (got "
+        "'evil\\ud800\\x1b]0;pwned\\x07'; in double quotes '\\' starts an escape: use single "
+        "quotes or '/')"
+    )
     assert (
         _written(stdout)
         == (
             f"{valid}: ok (inkwell-mcp)\r\n"
+            f"{broken}:1:1: {server}: {name}\r\n"
             f"{broken}:2:9: {server}.app.linux.location: is required\r\n"
             f"{broken}:2:27: {server}.app.linux.presence: {presence}\r\n"
             + json.dumps(report, indent=2).replace("\n", "\r\n")

@@ -116,7 +116,7 @@ PRESENCES: dict[str, tuple[str, object, str]] = {
     "linux-executable": ("linux", "executable", ""),
     "darwin-bundle": ("darwin", "bundle", ""),
     "darwin-executable-path": ("darwin", "executable", ""),
-    "win32-bundle-path": ("win32", "bundle", ""),
+    "win32-bundle": ("win32", "bundle", "bundle_on_windows"),
     "abbreviation": ("win32", "exe", "invalid_choice"),
     "capitalised": ("linux", "Executable", "invalid_choice"),
     "app-word": ("darwin", "app", "invalid_choice"),

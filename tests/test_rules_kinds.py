@@ -84,10 +84,11 @@ def test_kind_os_and_presence(kind: str, os_family: str, presence: str, code: st
         return
     error = error_of(app)
     expected = [(f"app.{os_family}.location[1]", code)]
-    if (os_family, presence) == ("linux", "bundle"):
+    if presence == "bundle" and os_family != "darwin":
         # The presence is refused, so no location is compared with it.
         kept = [] if code == "presence_mismatch" else expected
-        expected = [("app.linux.presence", "bundle_on_linux"), *kept]
+        refused = "bundle_on_linux" if os_family == "linux" else "bundle_on_windows"
+        expected = [(f"app.{os_family}.presence", refused), *kept]
     assert [(i.loc, i.code) for i in error.issues] == expected
     if code == "kind_wrong_os":
         (valid_os,) = KINDS[kind][0]

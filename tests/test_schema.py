@@ -534,7 +534,7 @@ EXTRA_CASES: dict[str, tuple[object, object, bool]] = {
         {"app": True, "gpu": None},
         True,
     ),
-    "win32-bundle-path": ({"win32": {"presence": "bundle", "location": "C:\\V.app"}}, None, True),
+    "win32-bundle-path": ({"win32": {"presence": "bundle", "location": "C:\\V.app"}}, None, False),
     "win32-bundle-uninstall-lone": (
         {
             "win32": {

@@ -33,7 +33,8 @@ def _escape_property(text: str) -> str:
 
 
 def _summary(issue: Issue) -> str:
-    """What a problem says without its place: ``location: message`` as the human output has it."""
+    """What a problem says without its place: ``location: message`` as the human output has it
+    (the message ends with the hint, if any)."""
     return f"{issue.loc}: {issue.message}" if issue.loc else issue.message
 
 
@@ -67,12 +68,15 @@ def _sarif_result(where: str, issue: Issue) -> dict[str, Any]:
             "endLine": end_line,
             "endColumn": end_column,
         }
-    return {
+    result: dict[str, Any] = {
         "ruleId": issue.code,
         "level": "warning" if issue.severity == "warning" else "error",
         "message": {"text": _summary(issue)},
         "locations": [{"physicalLocation": location}],
     }
+    if issue.hint is not None:
+        result["properties"] = {"hint": issue.hint}
+    return result
 
 
 def sarif_log(problems: Sequence[Problem]) -> dict[str, Any]:

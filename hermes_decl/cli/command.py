@@ -56,7 +56,7 @@ def issue_json(issue: Issue, where: str) -> dict[str, Any]:
         "code": issue.code,
         "severity": issue.severity,
         "message": issue.message,
-        "hint": None,
+        "hint": issue.hint,
     }
 
 

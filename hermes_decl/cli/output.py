@@ -76,7 +76,6 @@ def say_problems(out: TextIO, error: DeclarationError) -> None:
 # --- colour ------------------------------------------------------------------------------------
 
 _STYLES = {"place": "1", "loc": "36", "hint": "32", "detail": "2", "bad": "31", "good": "32"}
-_HINT = re.compile(r" \((?P<hint>[^()]*(?:did you mean|expected|write)[^()]*)\)$")
 _MARK = "".join(chr(0xF0000 + int.from_bytes(os.urandom(2), "big") % 0xFFFE) for _ in range(4))
 """Stands for the start of a colour sequence until a line is written: private-use characters
 drawn afresh in every process, so no text from a declaration or a machine can forge one."""
@@ -119,9 +118,9 @@ class Output:
         (a warning's message after ``warning:``)."""
         place = where if issue.line is None else f"{where}:{issue.line}:{issue.column}"
         message = issue.message
-        hint = _HINT.search(message)
-        if hint is not None:
-            message = message[: hint.start()] + " (" + self.style(hint["hint"], "hint") + ")"
+        if issue.hint and message.endswith(f"{issue.hint})"):
+            start = len(message) - len(issue.hint) - 1
+            message = message[:start] + self.style(issue.hint, "hint") + ")"
         loc = f"{self.style(issue.loc, 'loc')}: " if issue.loc else ""
         tier = "warning: " if issue.severity == "warning" else ""
         self.line(f"{self.style(place, 'place')}: {loc}{tier}{message}")

@@ -81,7 +81,8 @@ def _placed(document: Document, server: DataPath, error: DeclarationError) -> It
     for issue in error.issues:
         if issue.code == "non_string_key" and (*server, *issue.path) in bad_keys:
             continue  # already reported while reading, at the key itself
-        if issue.path[:1] == ("name",):
+        named = issue.path[:1] == ("name",)
+        if named:
             path, at = server, document.position(server, key=True)
         elif issue.code == "missing_key":
             path = (*server, *issue.path)
@@ -89,10 +90,10 @@ def _placed(document: Document, server: DataPath, error: DeclarationError) -> It
         else:
             path = (*server, *issue.path)
             at = document.position(path, key=issue.code in _AT_KEY_CODES)
-        message = issue.message
-        if issue.code == "control_character" and _escaped_by_mistake(document, path):
-            message = _with_hint(message, ESCAPE_HINT)
-        yield Issue(dotted(path), issue.code, message, *at, path=path)
+        placed = Issue(dotted(path), issue.code, issue.message, *at, path=path, hint=issue.hint)
+        if issue.code == "control_character" and _escaped_by_mistake(document, path, key=named):
+            placed = placed.with_hint(ESCAPE_HINT)
+        yield placed
 
 
 _LETTER_ESCAPES = frozenset("\x00\x07\x08\t\n\x0b\x0c\r\x1b\x85\u2028\u2029")
@@ -100,8 +101,13 @@ _LETTER_ESCAPES = frozenset("\x00\x07\x08\t\n\x0b\x0c\r\x1b\x85\u2028\u2029")
 Windows path written in double quotes (``"C:\\tools\\new"``) turns its backslashes into these."""
 
 
-def _escaped_by_mistake(document: Document, path: DataPath) -> bool:
-    """Whether a value is a double-quoted scalar holding a character a one-letter escape makes."""
+def _escaped_by_mistake(document: Document, path: DataPath, *, key: bool = False) -> bool:
+    """Whether a value (or with ``key``, the key naming it) is a double-quoted scalar holding a
+    character a one-letter escape makes."""
+    if key:
+        named = path[-1] if path else None
+        quoted = document.key_double_quoted(path)
+        return quoted and isinstance(named, str) and not _LETTER_ESCAPES.isdisjoint(named)
     if not document.double_quoted(path):
         return False
     value: object = document.data
@@ -113,11 +119,6 @@ def _escaped_by_mistake(document: Document, path: DataPath) -> bool:
         else:
             return False
     return isinstance(value, str) and not _LETTER_ESCAPES.isdisjoint(value)
-
-
-def _with_hint(message: str, hint: str) -> str:
-    """A message with one more hint inside its closing parenthesis (or in one of its own)."""
-    return f"{message[:-1]}; {hint})" if message.endswith(")") else f"{message} ({hint})"
 
 
 ServerParser = Callable[[Document, DataPath, str, Mapping[object, object]], Declaration]
@@ -133,7 +134,7 @@ def _unknown_keys(
             hint = f"did you mean {suggestion!r}?" if suggestion else f"expected {choices(allowed)}"
             key_path = (*path, key)
             at = document.position(key_path, key=True)
-            yield _issue(key_path, "unknown_key", f"unknown key ({hint})", at)
+            yield _issue(key_path, "unknown_key", f"unknown key ({hint})", at, hint=hint)
 
 
 def _plain_server(

@@ -55,7 +55,7 @@ _SKIP = _Skip()
 class _Spot:
     """Where one value sits, and where its children and (for a mapping) their keys sit."""
 
-    __slots__ = ("at", "children", "double_quoted", "keys")
+    __slots__ = ("at", "children", "double_quoted", "double_quoted_keys", "keys")
 
     def __init__(self, at: Position, *, double_quoted: bool = False) -> None:
         self.at = at
@@ -63,6 +63,8 @@ class _Spot:
         self.keys: dict[object, Position] = {}
         self.double_quoted = double_quoted
         """Whether the value is a double-quoted YAML scalar, where '\\' starts an escape."""
+        self.double_quoted_keys: set[object] | None = None
+        """The keys of a mapping written as double-quoted YAML scalars (None: there are none)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,12 @@ class Document:
         """Whether the value at a data path was written as a double-quoted YAML scalar."""
         spot = self._find(path)
         return spot is not None and spot.double_quoted
+
+    def key_double_quoted(self, path: Sequence[str | int]) -> bool:
+        """Whether the mapping key naming a data path was written as a double-quoted YAML scalar."""
+        parent = self._find(path[:-1]) if path else None
+        quoted = parent.double_quoted_keys if parent is not None else None
+        return quoted is not None and path[-1] in quoted
 
     def key_position(self, path: Sequence[str | int]) -> Position | None:
         """Where the mapping key naming a data path is written, or None when there is none."""
@@ -145,9 +153,16 @@ class _Stop(Exception):
         self.issue = issue
 
 
-def _issue(path: Sequence[str | int], code: str, message: str, at: Position | None) -> Issue:
+def _issue(
+    path: Sequence[str | int],
+    code: str,
+    message: str,
+    at: Position | None,
+    *,
+    hint: str | None = None,
+) -> Issue:
     line, column = at if at is not None else (None, None)
-    return Issue(dotted(path), code, message, line, column, path=tuple(path))
+    return Issue(dotted(path), code, message, line, column, path=tuple(path), hint=hint)
 
 
 class _Marked(Protocol):

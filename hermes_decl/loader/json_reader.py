@@ -21,18 +21,27 @@ from hermes_decl.loader.yaml_reader import _too_deep
 JSON_SPACE = re.compile(r"[ \t\n\r]*")
 """The whitespace JSON allows between tokens."""
 _JSON = json.JSONDecoder()
-TRAILING_COMMA = (
-    "Trailing comma before '{closing}' (remove it: JSON allows no comma after the last item)"
-)
+TRAILING_COMMA = "Trailing comma before '{closing}'"
+TRAILING_COMMA_HINT = "remove it: JSON allows no comma after the last item"
+JSON_HINTS = {
+    "Expecting property name enclosed in double quotes": (
+        "JSON keys and strings take double quotes, and JSON has no comments"
+    ),
+    "Expecting ',' delimiter": "put a ',' between two items of a mapping or a list",
+    "Expecting ':' delimiter": "put a ':' between a key and its value",
+    "Invalid \\escape": "in JSON '\\' starts an escape: write paths with '/' or '\\\\'",
+}
+"""The fix for each JSON syntax error an author commonly meets, by the ``json`` module's words."""
 
 
 class _JsonSyntax(Exception):
     """Text that starts like JSON but is not JSON (it may still be YAML)."""
 
-    def __init__(self, message: str, offset: int) -> None:
+    def __init__(self, message: str, offset: int, hint: str | None = None) -> None:
         super().__init__(message, offset)
         self.message = message
         self.offset = offset
+        self.hint = hint if hint is not None else JSON_HINTS.get(message)
 
 
 class _JsonReader:
@@ -52,7 +61,7 @@ class _JsonReader:
         ``closing`` bracket is reported at the comma itself, where the fix is."""
         offset = self._skip(comma + 1)
         if self.text.startswith(closing, offset):
-            raise _JsonSyntax(TRAILING_COMMA.format(closing=closing), comma)
+            raise _JsonSyntax(TRAILING_COMMA.format(closing=closing), comma, TRAILING_COMMA_HINT)
         return offset
 
     def document(self) -> tuple[object, _Spot]:

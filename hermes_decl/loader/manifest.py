@@ -86,7 +86,9 @@ def _portable(liveness: object, at: DataPath, to: DataPath, rewriting: _Rewritin
                 else f"expected {choices(tuple(PORTABLE_FIELDS))}"
             )
             message = f"unknown key ({hint})"
-            rewriting.issues.append(Issue(dotted(name_at), "unknown_key", message, path=name_at))
+            rewriting.issues.append(
+                Issue(dotted(name_at), "unknown_key", message, path=name_at, hint=hint)
+            )
         elif key in liveness:
             message = f"names the same key as {key!r} beside it: write one of them"
             rewriting.issues.append(
@@ -145,7 +147,15 @@ def _manifest_server(
 def _as_written(issues: tuple[Issue, ...], rewriting: _Rewriting) -> Iterator[Issue]:
     for issue in issues:
         path = rewriting.origin(issue.path)
-        yield Issue(dotted(path), issue.code, issue.message, issue.line, issue.column, path=path)
+        yield Issue(
+            dotted(path),
+            issue.code,
+            issue.message,
+            issue.line,
+            issue.column,
+            path=path,
+            hint=issue.hint,
+        )
 
 
 def _unique(issues: list[Issue]) -> list[Issue]:

@@ -43,7 +43,9 @@ def syntax_of(path: str | os.PathLike[str]) -> Syntax | None:
 
 def _json_failure(text: str, where: str, failure: _JsonSyntax) -> DeclarationError:
     message = f"is not valid JSON: {failure.message[:1].lower()}{failure.message[1:]}"
-    issue = _issue((), "json_syntax", message, _Lines(text).at(failure.offset))
+    if failure.hint is not None:
+        message += f" ({failure.hint})"
+    issue = _issue((), "json_syntax", message, _Lines(text).at(failure.offset), hint=failure.hint)
     return DeclarationError(where, [issue])
 
 

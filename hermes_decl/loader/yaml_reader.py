@@ -21,7 +21,6 @@ from hermes_decl.loader.document import (
     _STANDARD_TAGS,
     _STR,
     _VALUE,
-    ESCAPE_HINT,
     MAX_ALIAS_NODES,
     MAX_DEPTH,
     Document,
@@ -36,6 +35,8 @@ from hermes_decl.loader.document import (
     _Stop,
     _tag_text,
 )
+from hermes_decl.loader.syntax_hints import SYNTAX_HINTS as SYNTAX_HINTS
+from hermes_decl.loader.syntax_hints import syntax_hints
 from hermes_decl.loader.tabs import Span, scalar_span, tabs_read_alike
 
 
@@ -251,6 +252,10 @@ class _Builder:
             data[key] = value
             spot.children[key] = child
             spot.keys[key] = key_at
+            if isinstance(pair.key, yaml.ScalarNode) and pair.key.style == '"':
+                if spot.double_quoted_keys is None:
+                    spot.double_quoted_keys = set()
+                spot.double_quoted_keys.add(key)
         return data, spot
 
     def _sequence(
@@ -385,21 +390,6 @@ class _Builder:
             self._count(child, path, depth + 1, at)
 
 
-SYNTAX_HINTS = (
-    ("found unknown escape character", ESCAPE_HINT),
-    ("expected escape sequence", ESCAPE_HINT),
-    (
-        "found character '%' that cannot start any token",
-        "a value starting with '%' must be quoted: '%ProgramFiles%/Vendor/vendor.exe'",
-    ),
-    (
-        "found character '\\t' that cannot start any token",
-        "indent with spaces: YAML allows no tabs there",
-    ),
-)
-"""The fix for each YAML syntax error an author commonly meets, by the start of its problem."""
-
-
 def _syntax_issue(error: yaml.MarkedYAMLError) -> Issue:
     mark = error.problem_mark or error.context_mark
     message = f"is not valid YAML: {error.problem or error.context or 'could not be read'}"
@@ -409,12 +399,12 @@ def _syntax_issue(error: yaml.MarkedYAMLError) -> Issue:
         if error.context_mark is not None:
             line, column = _mark(error.context_mark)
             details[0] += f" at line {line}, column {column}"
-    details.extend(
-        hint for start, hint in SYNTAX_HINTS if error.problem and error.problem.startswith(start)
-    )
+    hints = syntax_hints(error.problem, error.context)
+    details.extend(hints)
     if details:
         message += f" ({'; '.join(details)})"
-    return _issue((), "yaml_syntax", message, _mark(mark) if mark is not None else None)
+    at = _mark(mark) if mark is not None else None
+    return _issue((), "yaml_syntax", message, at, hint="; ".join(hints) or None)
 
 
 def _read_yaml(text: str, where: str, *, fast: bool = True) -> Document:

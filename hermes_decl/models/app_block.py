@@ -7,7 +7,7 @@ from pydantic import Field, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from hermes_decl._text import choices
+from hermes_decl._text import choices, did_you_mean
 from hermes_decl.models import text_rules
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.common import (
@@ -64,7 +64,9 @@ class OneOf(InnerRule):
         """The value, when it is one of the options."""
         if value not in self.options if isinstance(value, str) else True:
             code = "invalid_choice" if isinstance(value, str) else "wrong_type"
-            fail(code, f"must be {choices(self.options)}", value)
+            suggestion = did_you_mean(value, self.options)
+            hint = f"did you mean {suggestion!r}?" if suggestion else None
+            fail(code, f"must be {choices(self.options)}", value, hint=hint)
         return value
 
 
@@ -130,28 +132,34 @@ BUNDLE_ON_LINUX = (
 )
 """What is said of ``presence: bundle`` under ``linux``."""
 
+BUNDLE_ON_WIN32 = (
+    "must be 'executable' under app.win32: a bundle is a macOS application folder "
+    "(Something.app), which Windows does not have"
+)
+"""What is said of ``presence: bundle`` under ``win32``."""
 
-class _NoBundleOnLinux(RuleObject):
-    """``presence`` under ``linux``: ``bundle`` is refused, saying why (after the choice itself
-    is checked, so a misspelt presence is still told its choices)."""
+
+@dataclass(frozen=True)
+class _NoBundle(RuleObject):
+    """``presence`` under an OS without bundles: ``bundle`` is refused, saying why (after the
+    choice itself is checked, so a misspelt presence is still told its choices)."""
+
+    code: str
+    message: str
 
     MODE = "after"
 
     def check(self, value: Any) -> Any:
         """The presence, unless it is ``bundle``."""
         if value == "bundle":
-            fail("bundle_on_linux", BUNDLE_ON_LINUX, value)
+            fail(self.code, self.message, value)
         return value
 
     def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
         generated = renderer.generate_inner(schema["schema"])
         add_rule(
             generated,
-            {
-                "$comment": "bundle_on_linux",
-                "if": {"const": "bundle"},
-                "then": refusal(BUNDLE_ON_LINUX),
-            },
+            {"$comment": self.code, "if": {"const": "bundle"}, "then": refusal(self.message)},
         )
         return generated
 
@@ -163,8 +171,19 @@ class _NoBundleOnLinux(RuleObject):
 
 
 LinuxPresence = Annotated[
-    Presence, one_of(("executable", "bundle")), Meanings(PRESENCE_MEANINGS), _NoBundleOnLinux()
+    Presence,
+    one_of(("executable", "bundle")),
+    Meanings(PRESENCE_MEANINGS),
+    _NoBundle("bundle_on_linux", BUNDLE_ON_LINUX),
 ]
+Win32Presence = Annotated[
+    Presence,
+    one_of(("executable", "bundle")),
+    Meanings(PRESENCE_MEANINGS),
+    _NoBundle("bundle_on_windows", BUNDLE_ON_WIN32),
+]
+_NO_BUNDLE_PRESENCES: dict[OsFamily, Any] = {"win32": Win32Presence, "linux": LinuxPresence}
+"""The ``presence`` of each OS block that has no bundles."""
 
 
 class AppDef(FrozenModel):
@@ -273,10 +292,11 @@ def _app_def_for(os_family: OsFamily) -> type[AppDef]:
         liveness: _liveness(os_family) = Field(  # type: ignore[valid-type]
             default=NO_LIVENESS, description=LIVENESS_HELP
         )
-        if os_family == "linux":
-            presence: LinuxPresence = Field(
+        if os_family != "darwin":
+            presence: _NO_BUNDLE_PRESENCES[os_family] = Field(  # type: ignore[valid-type]
                 description="What the application is on disk: a regular file (a bundle is macOS's)."
             )
+        if os_family == "linux":
             min_os_version: Annotated[None, _NoOsVersionOnLinux()] = Field(
                 default=None, description=LINUX_MIN_OS_VERSION_HELP
             )

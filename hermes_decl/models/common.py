@@ -58,10 +58,16 @@ class Meanings:
         return generated
 
 
+HINT_CONTEXT = "hint\x00"
+"""Where a problem's hint rides in its error's context: pydantic writes each ``{key}`` of the
+context into the message, and no message holds a NUL (found text shows it as ``\x00``)."""
+
+
 def problem(
     code: str, message: str, found: object = ..., *, hint: str | None = None
 ) -> PydanticCustomError:
-    """One problem with a stable code; the message says the rule, then what was found."""
+    """One problem with a stable code; the message says the rule, then what was found, then the
+    hint, which the error's context also carries alone (``HINT_CONTEXT``)."""
     details = []
     if found is not ...:
         details.append(f"got {show(found)}")
@@ -69,7 +75,7 @@ def problem(
         details.append(hint)
     if details:
         message = f"{message} ({'; '.join(details)})"
-    return PydanticCustomError(code, message)
+    return PydanticCustomError(code, message, {HINT_CONTEXT: hint} if hint else None)
 
 
 def fail(code: str, message: str, found: object = ..., *, hint: str | None = None) -> NoReturn:
@@ -82,11 +88,16 @@ def carried(
 ) -> InitErrorDetails:
     """A reported error line, ready to be raised again (with ``error_type`` instead, if given).
 
-    Pydantic's own error types keep their type and context; our codes keep their message.
+    Pydantic's own error types keep their type and context; our codes keep their message and
+    their hint.
     """
     if error_type is None:
         builtin = line["type"] in BUILTIN_ERROR_TYPES
-        error_type = line["type"] if builtin else PydanticCustomError(line["type"], line["msg"])
+        error_type = (
+            line["type"]
+            if builtin
+            else PydanticCustomError(line["type"], line["msg"], line.get("ctx"))
+        )
     detail = InitErrorDetails(type=error_type, loc=line["loc"], input=line["input"])
     if "ctx" in line and isinstance(error_type, str):
         detail["ctx"] = line["ctx"]

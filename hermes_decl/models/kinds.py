@@ -110,7 +110,9 @@ class KindUnion(RuleObject):
         if isinstance(value, str) and self.string_variant is not None:
             return value
         if type(value) is not dict and not isinstance(value, Mapping):
-            fail("wrong_type", f"must be {self.shape}", value)
+            named = isinstance(value, str) and value in self.kinds
+            hint = f"write {{kind: {value}}}" if named else None
+            fail("wrong_type", f"must be {self.shape}", value, hint=hint)
         kind = value.get("kind")
         if kind is None:
             if self.default_kind is not None:

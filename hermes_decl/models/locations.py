@@ -20,7 +20,13 @@ from hermes_decl.models.editor_schema import (
 )
 from hermes_decl.models.kinds import KindVariant, kind_union
 from hermes_decl.models.one_or_list import OneOrListRule
-from hermes_decl.models.path_rules import APP_BUNDLE_NAME, BARE_NAME, LOCATION_PATHS, RELATIVE_FILE
+from hermes_decl.models.path_rules import (
+    APP_BUNDLE_NAME,
+    BARE_NAME,
+    ENTRY_PREFIX,
+    LOCATION_PATHS,
+    RELATIVE_FILE,
+)
 from hermes_decl.models.rule_object import (
     Derivation,
     Node,
@@ -116,7 +122,7 @@ class UninstallRegistryLocation(KindLocation):
     kind: Literal["uninstall_registry"] = Field(
         description="Find the install folder of a Windows uninstall entry."
     )
-    display_name_prefix: BareName = Field(
+    display_name_prefix: Annotated[str, ENTRY_PREFIX] = Field(
         description="The start of the uninstall entry's DisplayName.", examples=["Vendor App"]
     )
     file: RelativeFile = Field(

@@ -5,7 +5,7 @@ from typing import Annotated, Any
 from pydantic import Field, ModelWrapValidatorHandler, ValidationInfo, model_validator
 
 from hermes_decl.models.app_block import APP_ID_CONTEXT_KEY, AppDef
-from hermes_decl.models.path_rules import NON_BLANK
+from hermes_decl.models.path_rules import PLAIN_NAME
 from hermes_decl.models.requires import RequiresWithApp
 from hermes_decl.models.rule_object import InnerRule, renders
 
@@ -17,7 +17,7 @@ class _NameInContext(InnerRule):
 class Declaration(RequiresWithApp):
     """One server's application declaration, validated and frozen."""
 
-    name: Annotated[str, NON_BLANK] = Field(
+    name: Annotated[str, PLAIN_NAME] = Field(
         description="The configured server name; carried on each AppDef as app_id."
     )
 

@@ -21,11 +21,13 @@ from hermes_decl.models import fast_patterns, path_atoms, rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail
 from hermes_decl.models.text_rules import (
     C0_C1_CLASS,
+    CONTROL_CLASS,
     DOTTED,
     DOTTED_VERSION,
     END,
     PLAIN_SPACE_CLASS,
     SPACE_CLASS,
+    TEXT_CONTROL_CLASS,
     Accept,
     TextRule,
     TextRules,
@@ -268,8 +270,26 @@ RELATIVE_FILE = TextRules(
 )
 """A path inside an install folder (``uninstall_registry``'s ``file``)."""
 
-NON_BLANK = TextRules((BLANK_RULE,), Accept(f"[^{SPACE_CLASS}]"), rules.non_blank)
-"""Free text with something in it (the server name, a version source's entry prefix)."""
+TEXT_CONTROL_RULE = TextRule("control_character", f"^[^{TEXT_CONTROL_CLASS}]*{END}", rules.CONTROL)
+"""No control, format or line separator character, nor a lone surrogate, anywhere."""
+
+PLAIN_NAME = TextRules(
+    (BLANK_RULE, TEXT_CONTROL_RULE),
+    Accept(f"^[^{CONTROL_CLASS}]*[^{SPACE_CLASS}{CONTROL_CLASS}][^{CONTROL_CLASS}]*$"),
+    rules.plain_name,
+)
+"""A name a person reads, with something in it (the server name, a version source's entry
+prefix): no character that hides or reorders text."""
+
+ENTRY_PREFIX = TextRules(
+    (*BARE_NAME.rules, TEXT_CONTROL_RULE),
+    Accept(
+        f"^[^{CONTROL_CLASS}{SPACE_CLASS}\\\\/:.][^{CONTROL_CLASS}\\\\/:]*$",
+        leaves=f"^[{SPACE_CLASS}.]",  # a name starting with whitespace or '.' is checked in full
+    ),
+    rules.entry_prefix,
+)
+"""An ``uninstall_registry`` location's entry prefix: a bare name that is a plain name too."""
 
 KEY_NAME = TextRules(
     (TextRule("bad_key_name", "^[A-Za-z0-9_.-]+" + END, rules.BAD_KEY_NAME),),

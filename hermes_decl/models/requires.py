@@ -60,6 +60,10 @@ APP_BLOCK_REQUIRED = "is true, but there is no app block"
 MIN_VERSION_LINUX_ONLY = (
     "cannot be checked: Linux has no version source and app declares only linux"
 )
+APP_BLOCK_REQUIRED_HINT = "add an app block beside requires, or write app: false"
+MIN_VERSION_LINUX_ONLY_HINT = (
+    "remove min_version, or add a win32 or darwin block that reads a version"
+)
 
 
 def no_version_source_message(lacking: Sequence[str]) -> str:
@@ -304,7 +308,9 @@ class RequiresWithApp(FrozenModel):
                 [
                     (
                         ("requires", "app"),
-                        problem("app_block_required", APP_BLOCK_REQUIRED),
+                        problem(
+                            "app_block_required", APP_BLOCK_REQUIRED, hint=APP_BLOCK_REQUIRED_HINT
+                        ),
                         True,
                     )
                 ],
@@ -315,7 +321,9 @@ class RequiresWithApp(FrozenModel):
         sourced = [app_def for app_def in (app.win32, app.darwin) if app_def is not None]
         error: PydanticCustomError | None = None
         if not sourced and app.linux is not None:
-            error = problem("min_version_linux_only", MIN_VERSION_LINUX_ONLY)
+            error = problem(
+                "min_version_linux_only", MIN_VERSION_LINUX_ONLY, hint=MIN_VERSION_LINUX_ONLY_HINT
+            )
         elif lacking := [
             app_def.os_family for app_def in sourced if app_def.version_kind == "none"
         ]:

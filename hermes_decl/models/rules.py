@@ -19,10 +19,11 @@ from hermes_decl.models.path_atoms import (
     network_root_words,
     spellings,
 )
-from hermes_decl.models.text_rules import C0_C1_CLASS
+from hermes_decl.models.text_rules import C0_C1_CLASS, TEXT_CONTROL_CLASS
 
 _SEPARATORS = re.compile(path_atoms.SEPARATOR)
 _CONTROL = re.compile(f"[{C0_C1_CLASS}]")
+_TEXT_CONTROL = re.compile(f"[{TEXT_CONTROL_CLASS}]")
 _POWERSHELL_VARIABLE = re.compile(r"\$env:(?P<name>[A-Za-z_][A-Za-z0-9_()]*)", re.IGNORECASE)
 _COMMAND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 _LONGEST_HINTED_COMMAND = 64
@@ -228,12 +229,15 @@ def _command_hint(text: str) -> str | None:
 
 
 BUNDLE_SUBFOLDER = "a bundle in a subfolder needs a path location, such as {path}"
+BUNDLE_PATH = "a bundle given by its path needs a path location: write location: {path}"
 BUNDLE_NOT_APP = "must be a bundle folder name ending in '.app'"
 
 
 def bundle_name(raw: str) -> str:
     """Check an ``app_bundle`` name: a bare name (a subfolder needs a path) ending in ``.app``."""
     if raw.strip() and _SEPARATORS.search(raw) and "\x00" not in raw:
+        if raw.startswith(("/", "~")):
+            fail("bad_name", BAD_NAME, raw, hint=BUNDLE_PATH.format(path=show(raw)))
         path = show("/Applications/" + raw.lstrip("/\\"))
         fail("bad_name", BAD_NAME, raw, hint=BUNDLE_SUBFOLDER.format(path=path))
     bare_name(raw)
@@ -247,10 +251,18 @@ def bare_name(raw: str) -> str:
     if not raw.strip():
         fail("blank", BLANK, raw)
     if "\x00" in raw or _SEPARATORS.search(raw) or ":" in raw or raw.strip() == "..":
-        fail("bad_name", BAD_NAME, raw)
+        fail("bad_name", BAD_NAME, raw, hint=_name_of_path(raw))
     if _CONTROL.search(raw):
         fail("control_character", CONTROL, raw)
     return raw
+
+
+def _name_of_path(raw: str) -> str | None:
+    """For a name written as an absolute path (``/usr/bin/code``), the name alone."""
+    last = _SEPARATORS.split(raw.rstrip("/\\"))[-1]
+    if not raw.startswith("/") or "\x00" in raw or not last or last == "..":
+        return None
+    return f"write the name alone, {show(last)}, or give the whole path as a path location"
 
 
 def relative_file(raw: str) -> str:
@@ -265,7 +277,7 @@ def relative_file(raw: str) -> str:
         or any(segment == "" for segment in segments)
         or has_parent_segment(raw, "win32")
     ):
-        fail("bad_file", BAD_FILE, raw)
+        fail("bad_file", BAD_FILE, raw, hint=_inside_folder(raw, segments))
     if _CONTROL.search(raw):
         fail("control_character", CONTROL, raw)
     if (device := device_segment(raw)) is not None:
@@ -273,8 +285,33 @@ def relative_file(raw: str) -> str:
     return raw
 
 
+def _inside_folder(raw: str, segments: list[str]) -> str | None:
+    """For a whole path from a drive given as the file inside an install folder, its own name."""
+    if "\x00" in raw or ":" not in raw or len(segments) < 2 or segments[-1] in ("", ".."):
+        return None
+    return f"write the path from the install folder, such as {show(segments[-1])}"
+
+
 def _names_device(segment: str) -> str:
     return f"{show(segment)} names the device {windows_device_name(segment)}"
+
+
+def plain_name(raw: str) -> str:
+    """Check a name a person reads (a server name, an entry's prefix): non-blank, and no control,
+    format or separator character, nor a lone surrogate, that would hide or reorder its text."""
+    if not raw.strip():
+        fail("blank", BLANK, raw)
+    if _TEXT_CONTROL.search(raw):
+        fail("control_character", CONTROL, raw)
+    return raw
+
+
+def entry_prefix(raw: str) -> str:
+    """Check an uninstall location's entry prefix: a bare name that is also a plain name."""
+    bare_name(raw)
+    if _TEXT_CONTROL.search(raw):
+        fail("control_character", CONTROL, raw)
+    return raw
 
 
 def non_blank(raw: str) -> str:

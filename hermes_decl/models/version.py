@@ -6,7 +6,7 @@ from pydantic import Field
 
 from hermes_decl.models.common import OS_FAMILIES, OsFamily
 from hermes_decl.models.kinds import KindVariant
-from hermes_decl.models.path_rules import NON_BLANK
+from hermes_decl.models.path_rules import PLAIN_NAME
 
 VersionKind = Literal["none", "pe_resource", "plist", "uninstall_registry"]
 
@@ -47,7 +47,7 @@ class UninstallRegistryVersion(KindVariant):
     kind: Literal["uninstall_registry"] = Field(
         description="Read DisplayVersion of the first uninstall entry whose DisplayName matches."
     )
-    display_name_prefix: Annotated[str, NON_BLANK] = Field(
+    display_name_prefix: Annotated[str, PLAIN_NAME] = Field(
         description="The start of the uninstall entry's DisplayName.", examples=["Vendor App"]
     )
 

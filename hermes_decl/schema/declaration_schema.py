@@ -12,7 +12,7 @@ from pydantic.json_schema import JsonSchemaValue
 
 from hermes_decl._text import choices
 from hermes_decl.models.editor_schema import HOIST, NULLABLE, OBJECT, type_check
-from hermes_decl.models.path_rules import NON_BLANK
+from hermes_decl.models.path_rules import PLAIN_NAME
 from hermes_decl.models.requires import (
     RequiresWithApp,
 )
@@ -143,7 +143,7 @@ def _document(dialect: Dialect, single: bool) -> JsonSchemaValue:
             "value that server's application declaration {app, requires}. " + YAML_NOTE
         )
         document.update(type_check(["object"], TOP_LEVEL_MESSAGE))
-        document["propertyNames"] = NON_BLANK.with_patterns(
+        document["propertyNames"] = PLAIN_NAME.with_patterns(
             {"description": "The configured server name."}
         )
         document["additionalProperties"] = {
