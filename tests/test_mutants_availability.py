@@ -145,3 +145,28 @@ def test_an_unreadable_copy_keeps_why_its_version_is_unknown() -> None:
     assert [(c.path, c.outcome, c.version, c.version_detail) for c in result.trace] == [
         (PLACES[0], "present", None, "it has no readable version resource")
     ]
+
+
+def test_a_copy_without_a_version_or_a_place_is_named_without_one() -> None:
+    verdict = Availability(AvailabilityState.VERSION_TOO_OLD, name="srv", min_version="2.0")
+    assert verdict.sentence_parts() == (
+        "srv is installed, but no version could be read from it; version 2.0 or newer is required.",
+        "Check that it is srv 2.0 or newer, then try again.",
+    )
+
+
+def test_no_version_is_read_from_a_place_where_nothing_was_found() -> None:
+    host = FakeHost("win32").add_pe(PLACES[1], "3.0")
+    app = {
+        "win32": {
+            "presence": "executable",
+            "location": list(PLACES[:2]),
+            "version": {"kind": "pe_resource"},
+        }
+    }
+    decl = parse_declaration("vendor", app, {"app": True, "min_version": "2.0"}, where="t")
+    result = availability(decl, host=host)
+    assert [(c.path, c.outcome, c.version, c.version_detail) for c in result.trace] == [
+        (PLACES[0], "absent", None, None),
+        (PLACES[1], "present", "3.0.0.0", None),
+    ]

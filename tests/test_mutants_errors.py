@@ -175,3 +175,10 @@ def test_a_wrong_type_says_what_was_found_and_the_fix_that_applies(
     with pytest.raises(DeclarationError) as refused:
         parse_declaration("srv", app, requires, where="t")
     assert refused.value.issues == (issue,)
+
+
+def test_a_boolean_word_is_told_its_fix_only_where_a_boolean_belongs() -> None:
+    error = _error(InitErrorDetails(type="int_type", loc=("a",), input="yes"))
+    assert issues_from(error, {"a": "yes"}) == (
+        Issue("a", "wrong_type", "must be a whole number (got 'yes')"),
+    )

@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 TIMED=--deselect=tests/test_status.py::test_fifty_concurrent_astatus_probes_of_silent_servers_end_within_one_deadline
 declare -A TESTS=(
     [versions]="hermes_decl/versions.py tests/test_versions.py"
-    [availability]="hermes_decl/resolver/availability.py tests/test_availability.py tests/test_availability_language_1_1.py tests/test_overrides.py tests/test_mutants_availability.py"
+    [availability]="hermes_decl/resolver/availability.py tests/test_availability.py tests/test_availability_language_1_1.py tests/test_overrides.py tests/test_mutants_availability.py tests/test_budget.py tests/test_author_mistakes.py"
     [matching]="hermes_decl/resolver/matching.py tests/test_matching.py tests/test_expand.py tests/test_mutants_matching.py"
     [expand]="hermes_decl/resolver/expand.py tests/test_expand.py tests/test_mutants_matching.py"
     [readers]="hermes_decl/resolver/readers.py tests/test_readers.py tests/test_mutants_readers.py"
@@ -24,11 +24,12 @@ declare -A BY_HAND=(
     [path_rules]=hermes_decl/models/path_rules.py
     [rules]=hermes_decl/models/rules.py
 )
+# The fastest files first: with -x a killed mutant stops at its first failure.
 RULE_TESTS=(
-    tests/test_schema.py::test_committed_schema_is_current
-    tests/test_rules_paths.py
-    tests/test_mutants_rules.py
     tests/test_rule_patterns.py
+    tests/test_mutants_rules.py
+    tests/test_rules_paths.py
+    tests/test_schema.py::test_committed_schema_is_current
     -k "not text_rules"
 )
 ORDER=(versions availability matching expand readers path_rules rules errors gates status status_decision status_types)
