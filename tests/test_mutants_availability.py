@@ -9,6 +9,7 @@ from hermes_decl.declaration import parse_declaration
 from hermes_decl.hosts.default import use_host
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
+from hermes_decl.resolver.budget import MAX_TRACE
 from hermes_decl.testing import FakeHost
 
 PLACES = ("C:\\A\\vendor.exe", "C:\\B\\vendor.exe", "C:\\C\\vendor.exe")
@@ -170,3 +171,19 @@ def test_no_version_is_read_from_a_place_where_nothing_was_found() -> None:
         (PLACES[0], "absent", None, None),
         (PLACES[1], "present", "3.0.0.0", None),
     ]
+
+
+def test_the_trace_keeps_its_first_places_when_no_bound_is_hit() -> None:
+    host = FakeHost("linux")
+    for top in ("a", "b"):
+        for number in range(200):
+            host.add_dir(f"/{top}/d{number:03}")
+    app = {"linux": {"presence": "executable", "location": ["/a/*/vendor", "/b/*/vendor"]}}
+    decl = parse_declaration("vendor", app, {"app": True}, where="t")
+    result = availability(decl, host=host)
+    assert (result.state, len(result.trace), result.untraced) == (
+        AvailabilityState.MISSING_APP,
+        MAX_TRACE,
+        400 - MAX_TRACE,
+    )
+    assert {c.outcome for c in result.trace} == {"absent"}
