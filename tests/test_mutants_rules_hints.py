@@ -29,6 +29,19 @@ HINTED: dict[str, tuple[Callable[[str], str], str, str, str]] = {
         "path_not_rooted",
         f"{NOT_ROOTED} (got '{TOO_LONG}')",
     ),
+    "a command name of every character a name takes": (
+        lambda raw: rules.location_path(raw, "linux"),
+        "VendorX-2.0_x+y",
+        "path_not_rooted",
+        f"{NOT_ROOTED} (got 'VendorX-2.0_x+y'; to find a command on PATH use "
+        "{kind: command, name: VendorX-2.0_x+y})",
+    ),
+    "a command name starting with a digit": (
+        lambda raw: rules.location_path(raw, "linux"),
+        "7zip",
+        "path_not_rooted",
+        f"{NOT_ROOTED} (got '7zip'; to find a command on PATH use {{kind: command, name: 7zip}})",
+    ),
     "a PowerShell variable of every character a name takes": (
         lambda raw: rules.location_path(raw, "win32"),
         "$env:_Vendor(x86)_1\\vendor.exe",
