@@ -28,6 +28,7 @@ declare -A BY_HAND=(
 RULE_TESTS=(
     tests/test_rule_patterns.py
     tests/test_mutants_rules.py
+    tests/test_mutants_rules_hints.py
     tests/test_rules_paths.py
     tests/test_schema.py::test_committed_schema_is_current
     -k "not text_rules"
