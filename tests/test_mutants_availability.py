@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from hermes_decl.declaration import parse_declaration
+from hermes_decl.hosts.default import use_host
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
+from hermes_decl.resolver.budget import MAX_TRACE
 from hermes_decl.testing import FakeHost
 
 PLACES = ("C:\\A\\vendor.exe", "C:\\B\\vendor.exe", "C:\\C\\vendor.exe")
@@ -105,3 +107,83 @@ def test_a_verdict_in_a_condition_says_what_to_read_instead() -> None:
     with pytest.raises(TypeError) as refused:
         bool(Availability(AvailabilityState.AVAILABLE))
     assert str(refused.value) == "an Availability has no truth value: read .offerable or .state"
+
+
+def test_an_available_verdict_without_a_version_names_none() -> None:
+    verdict = Availability(AvailabilityState.AVAILABLE, name="srv")
+    assert verdict.sentence() == "srv is available."
+
+
+def test_an_os_family_none_of_the_three_is_refused_with_the_choices() -> None:
+    decl = parse_declaration("srv", APP_ON_LINUX, {"app": True}, where="t")
+    with pytest.raises(ValueError, match=r"^os_family") as refused:
+        availability(decl, host=FakeHost("linux"), os_family="beos")  # type: ignore[arg-type]
+    assert str(refused.value) == "os_family must be one of win32, darwin, linux (got 'beos')"
+
+
+def test_no_host_given_is_the_host_chosen_with_use_host() -> None:
+    decl = parse_declaration("srv", APP_ON_LINUX, {"app": True}, where="t")
+    with use_host(FakeHost("linux").add_executable("/opt/vendor/vendor")):
+        result = availability(decl)
+    assert (result.state, result.path, result.os_family) == (
+        AvailabilityState.AVAILABLE,
+        "/opt/vendor/vendor",
+        "linux",
+    )
+
+
+def test_an_unreadable_copy_keeps_why_its_version_is_unknown() -> None:
+    host = FakeHost("win32").add_file(PLACES[0], b"not a PE image")
+    app = {
+        "win32": {
+            "presence": "executable",
+            "location": PLACES[0],
+            "version": {"kind": "pe_resource"},
+        }
+    }
+    decl = parse_declaration("vendor", app, {"app": True, "min_version": "2.0"}, where="t")
+    result = availability(decl, host=host)
+    assert [(c.path, c.outcome, c.version, c.version_detail) for c in result.trace] == [
+        (PLACES[0], "present", None, "it has no readable version resource")
+    ]
+
+
+def test_a_copy_without_a_version_or_a_place_is_named_without_one() -> None:
+    verdict = Availability(AvailabilityState.VERSION_TOO_OLD, name="srv", min_version="2.0")
+    assert verdict.sentence_parts() == (
+        "srv is installed, but no version could be read from it; version 2.0 or newer is required.",
+        "Check that it is srv 2.0 or newer, then try again.",
+    )
+
+
+def test_no_version_is_read_from_a_place_where_nothing_was_found() -> None:
+    host = FakeHost("win32").add_pe(PLACES[1], "3.0")
+    app = {
+        "win32": {
+            "presence": "executable",
+            "location": list(PLACES[:2]),
+            "version": {"kind": "pe_resource"},
+        }
+    }
+    decl = parse_declaration("vendor", app, {"app": True, "min_version": "2.0"}, where="t")
+    result = availability(decl, host=host)
+    assert [(c.path, c.outcome, c.version, c.version_detail) for c in result.trace] == [
+        (PLACES[0], "absent", None, None),
+        (PLACES[1], "present", "3.0.0.0", None),
+    ]
+
+
+def test_the_trace_keeps_its_first_places_when_no_bound_is_hit() -> None:
+    host = FakeHost("linux")
+    for top in ("a", "b"):
+        for number in range(200):
+            host.add_dir(f"/{top}/d{number:03}")
+    app = {"linux": {"presence": "executable", "location": ["/a/*/vendor", "/b/*/vendor"]}}
+    decl = parse_declaration("vendor", app, {"app": True}, where="t")
+    result = availability(decl, host=host)
+    assert (result.state, len(result.trace), result.untraced) == (
+        AvailabilityState.MISSING_APP,
+        MAX_TRACE,
+        400 - MAX_TRACE,
+    )
+    assert {c.outcome for c in result.trace} == {"absent"}

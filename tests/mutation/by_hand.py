@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+import queue
 import re
 import shutil
 import subprocess
@@ -28,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -265,6 +267,9 @@ def main() -> int:
     parser.add_argument("--only", help="comma-separated mutant numbers to run")
     parser.add_argument("--list", action="store_true", help="list the mutants and run nothing")
     parser.add_argument("--timeout-multiplier", type=float, default=5.0)
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="mutants run at once, each in its own copy"
+    )
     parser.add_argument("module")
     parser.add_argument("tests", nargs="+")
     arguments = parser.parse_args()
@@ -278,25 +283,39 @@ def main() -> int:
         for number in chosen:
             print(f"{number}: line {mutants[number].line}: {mutants[number].change}")
         return 0
-    work = scratch_copy()
-    print(f"scratch copy: {work}", flush=True)
-    target = work / arguments.module
-    target.write_text(source, encoding="utf-8")
+    works = [scratch_copy() for _ in range(max(1, arguments.jobs))]
+    print(f"scratch copies: {' '.join(map(str, works))}", flush=True)
+    for work in works:
+        (work / arguments.module).write_text(source, encoding="utf-8")
     # The unmutated module must pass, or the copy is wrong and no mutant can tell anything.
-    outcome, baseline = run_tests(work, arguments.tests, timeout=3600)
+    outcome, baseline = run_tests(works[0], arguments.tests, timeout=3600)
     if outcome != "passed":
         print(f"the unmutated module fails its tests ({outcome}); nothing measured")
         return 1
     print(f"{arguments.module}: {len(mutants)} mutants; baseline {baseline:.0f}s", flush=True)
-    counts: dict[str, int] = {}
-    for number in chosen:
-        mutant = mutants[number]
-        target.write_text(mutated_source(source, mutant), encoding="utf-8")
-        outcome, _took = run_tests(work, arguments.tests, baseline * arguments.timeout_multiplier)
+    idle: queue.Queue[Path] = queue.Queue()
+    for work in works:
+        idle.put(work)
+
+    def measure(number: int) -> str:
+        work = idle.get()
+        try:
+            target = work / arguments.module
+            target.write_text(mutated_source(source, mutants[number]), encoding="utf-8")
+            timeout = baseline * arguments.timeout_multiplier
+            outcome, _took = run_tests(work, arguments.tests, timeout)
+            target.write_text(source, encoding="utf-8")
+        finally:
+            idle.put(work)
         verdict = {"failed": "killed", "passed": "survived"}.get(outcome, outcome)
-        counts[verdict] = counts.get(verdict, 0) + 1
+        mutant = mutants[number]
         print(f"{number}: {verdict}: line {mutant.line}: {mutant.change}", flush=True)
-    target.write_text(source, encoding="utf-8")
+        return verdict
+
+    counts: dict[str, int] = {}
+    with ThreadPoolExecutor(max_workers=len(works)) as pool:
+        for verdict in pool.map(measure, chosen):
+            counts[verdict] = counts.get(verdict, 0) + 1
     print(" ".join(f"{verdict} {count}" for verdict, count in sorted(counts.items())))
     return 0
 
