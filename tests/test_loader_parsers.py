@@ -18,9 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hermes_decl.declaration import DeclarationError
+from hermes_decl.loader.composers import _FastLoader, _Unsure
 from hermes_decl.loader.reading import _decode
 from hermes_decl.loader.tabs import scalar_span, tabs_read_alike
-from hermes_decl.loader.yaml_reader import _FastLoader, _read_yaml, _Unsure
+from hermes_decl.loader.yaml_reader import _read_yaml
 
 ROOT = Path(__file__).parent.parent
 
