@@ -192,10 +192,13 @@ def may_compose_in_c(text: str) -> bool:
 
 
 def places_alike(text: str, root: yaml.Node | None) -> bool:
-    """Whether the Python composer would place every node of ``root`` alike and keep libyaml.
+    """Whether composing in Python from libyaml's events would place ``root``'s nodes alike.
+
+    ``root`` holds no alias (its text no anchor), so each node is visited once.
 
     It would not where an empty plain scalar lies in a flow collection or at the very end of
-    the text, or where a tab lies outside every quoted and block scalar and every comment.
+    the text, nor keep libyaml where a tab lies outside every quoted and block scalar and every
+    comment.
     """
     end = len(text) - 1
     spans: list[Span] | None = [] if "\t" in text else None

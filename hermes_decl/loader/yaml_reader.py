@@ -325,7 +325,7 @@ def _read_yaml_text(text: str, where: str, *, fast: bool, compose_in_c: bool) ->
         # libyaml skips a byte order mark anywhere, and a tab in more places than PyYAML
         fast_loader = _FastLoader
         document = None
-        if compose_in_c and may_compose_in_c(text):
+        if compose_in_c:
             document = _through_libyaml(lambda: _compose_in_c(text, where), text)
         if document is None:
             document = _through_libyaml(lambda: _compose(fast_loader(text), where), text)
@@ -372,7 +372,8 @@ def _compose_in_c(text: str, where: str) -> Document:
     Any text the C composer refuses (a second document, an alias it cannot resolve, nesting
     past ``MAX_DEPTH``) raises, to be composed in Python, which says what is wrong and where.
     """
-    assert _FastComposer is not None  # may_compose_in_c said so
+    if _FastComposer is None or not may_compose_in_c(text):
+        raise _Unsure  # the nodes may hold aliases, which only the Python composer places
     composer = _FastComposer(text)
     root = composer.get_single_node()
     if not places_alike(text, root):
