@@ -11,6 +11,7 @@ and every issue (code, message, line, column) must be the same.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -126,7 +127,7 @@ def _ladder(levels: int) -> str:
     return "".join(" " * level + f"k{level}:\n" for level in range(levels)) + " " * levels + "v\n"
 
 
-SHAPES = {
+SHAPES: dict[str, Callable[[int], str]] = {
     "flow": lambda n: "[" * n + "]" * n + "\n",
     "flow mapping": lambda n: "{a: " * n + "x" + "}" * n + "\n",
     "compact": lambda n: "- " * n + "x\n",
@@ -136,7 +137,7 @@ SHAPES = {
     ),
 }
 """Nesting ``n`` levels deep in flow, block and mixed collections."""
-PLACES = {
+PLACES: dict[str, Callable[[int], str]] = {
     "under a key": lambda n: "a:\n  b: " + "[" * n + "]" * n + "\n",
     "in a complex key": lambda n: "? " + "[" * n + "]" * n + "\n: v\n",
     "in a merge": lambda n: "a:\n  <<: {b: " + "[" * n + "]" * n + "}\n",
