@@ -1,15 +1,17 @@
-"""libyaml's parser and PyYAML's pure-Python one give the loader the same reading.
+"""libyaml's C composer, PyYAML's Python composer and its pure-Python parser give one reading.
 
-The loader composes with libyaml's parser when it is present (``yaml.__with_libyaml__``) and
-reads text libyaml refuses again with the pure-Python parser. Every file of the loader corpus
-(the fuzz seeds, the editor corpus, the examples) and generated text is read both ways: the
-data, every value's and key's position, and every issue (code, message, line, column) must be
-the same.
+The loader composes in C (``CParser.get_single_node``) where libyaml is present and that composes
+the nodes the Python composer would; else it composes in Python from libyaml's events; text
+libyaml refuses is read again with the pure-Python parser. Every file of the loader corpus (the
+fuzz seeds, the editor corpus, the examples), those files with tabs, deep, aliased and broken
+text and generated text are read all three ways: the data, every value's and key's position,
+and every issue (code, message, line, column) must be the same.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,9 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hermes_decl.declaration import DeclarationError
+from hermes_decl.loader.composers import _FastLoader, _Unsure
 from hermes_decl.loader.reading import _decode
 from hermes_decl.loader.tabs import scalar_span, tabs_read_alike
-from hermes_decl.loader.yaml_reader import _FastLoader, _read_yaml, _Unsure
+from hermes_decl.loader.yaml_reader import _read_yaml
 
 ROOT = Path(__file__).parent.parent
 
@@ -67,6 +70,38 @@ TEXTS = [
     "{a: 1, a: 2}\n",
     "a: !custom 1\n",
     "<<: 1\n",
+    "a: &x {b: 1}\nc: *x\nd: {<<: *x, e: 2}\n",
+    "base:\n  <<: {a: 1, b: 2}\n  <<: [{c: 3}, {a: 4}]\n  b: 5\n",
+    "a: {<<: }\nb: [<<: 1]\n",
+    "a: 1\nb: 2\na: 3\n",
+    "a: {b: 1, b: 2}\nc:\n  - {d: 1}\n  - d: 1\n    d: 2\n",
+    "a: *x\n",
+    "a: &x 1\nb: &x 2\n",
+    "x: Tom & Jerry\n",
+    "x: https://h/?a=1&b=2\n",
+    "x: '&y'\n",
+    "a: 1\n---\n",
+    "---\n",
+    "",
+    "# only a comment\n",
+    "a:",
+    "a:\n",
+    "- a\n-",
+    "-\n-",
+    "a: {b}\n",
+    "a: [b: ]\n",
+    "a: {: b}\n",
+    "a: !!str\n",
+    "a: !!str",
+    "a: !custom [[[x]]]\n",
+    "? [a, b]\n: c\n",
+    "? {a: 1}\n: c\n",
+    "a: !!set {x, y}\nb: !!omap [{x: 1}]\n",
+    "a: 010\nb: yes\nc: 0o17\nd: 2024-01-01\ne: ~\nf: .inf\ng: !!binary aGk=\n",
+    "a: !!int '12'\nb: ! 12\nc: !!float 1\n",
+    "%TAG !e! tag:yaml.org,2002:\n---\na: !e!int 7\n",
+    'a: |\n  x\nb: >-\n  y\n  z\nc: "q\\tr"\n',
+    "a: 1\n...\n",
 ]
 
 
@@ -83,7 +118,37 @@ def _tabbed(text: str) -> str:
 
 
 TABBED = {name: _tabbed(text) for name, text in CORPUS.items() if _tabbed(text) != text}
+LEVELS = (99, 100, 101, 999, 1000, 1001, 5000)
+"""Nesting around the loader's bound (100) and libyaml's own (1000)."""
+
+
+def _ladder(levels: int) -> str:
+    """A block mapping ``levels`` deep, one space more at each level."""
+    return "".join(" " * level + f"k{level}:\n" for level in range(levels)) + " " * levels + "v\n"
+
+
+SHAPES: dict[str, Callable[[int], str]] = {
+    "flow": lambda n: "[" * n + "]" * n + "\n",
+    "flow mapping": lambda n: "{a: " * n + "x" + "}" * n + "\n",
+    "compact": lambda n: "- " * n + "x\n",
+    "flow in block": lambda n: _ladder(n // 2)[:-2] + "[" * (n - n // 2) + "]" * (n - n // 2),
+    "flow in compact": lambda n: (
+        "- " * (n - n // 4 * 2) + "{a: [" * (n // 4) + "]}" * (n // 4) + "\n"
+    ),
+}
+"""Nesting ``n`` levels deep in flow, block and mixed collections."""
+PLACES: dict[str, Callable[[int], str]] = {
+    "under a key": lambda n: "a:\n  b: " + "[" * n + "]" * n + "\n",
+    "in a complex key": lambda n: "? " + "[" * n + "]" * n + "\n: v\n",
+    "in a merge": lambda n: "a:\n  <<: {b: " + "[" * n + "]" * n + "}\n",
+    "before a syntax error": lambda n: "a: 1\nb: " + "[" * n + "]" * n + "\nc: [\n",
+}
+"""Nesting ``n`` levels deep where the nodes are built, and where they are not (a complex key,
+a merge), and before an error the parser meets later."""
 DEEP = [
+    *(make(levels) for make in SHAPES.values() for levels in LEVELS),
+    *(_ladder(levels) for levels in LEVELS if levels <= 1001),  # 5,000 deep would be 12 MB
+    *(make(levels) for make in PLACES.values() for levels in (100, 101, 1001)),
     "a: " + "[" * 99 + "]" * 99 + "\n",
     "a: " + "[" * 100 + "]" * 100 + "\n",
     "a: " + "{b: " * 101 + "c" + "}" * 101 + "\n",
@@ -91,6 +156,7 @@ DEEP = [
     "- " * 99 + "x\n",
     "- " * 101 + "x\n",
     "a: &x [" * 3 + "]" * 3 + "\nb: [*x, *x]\n",
+    "a: &x [" * 60 + "]" * 60 + "\nb: [" * 50 + "*x" + "]" * 50 + "\n",
 ]
 TABS = [
     "a: 1 # a\tcomment\n",
@@ -116,18 +182,20 @@ TABS = [
 ]
 
 
-def _reading(text: str, *, fast: bool) -> object:
+def _reading(text: str, *, fast: bool, compose_in_c: bool = True) -> object:
     """Everything a reading yields: data and positions, or the issues of its error."""
     try:
-        document = _read_yaml(text, "t.yaml", fast=fast)
+        document = _read_yaml(text, "t.yaml", fast=fast, compose_in_c=compose_in_c)
     except DeclarationError as error:
         return [(i.loc, i.code, i.message, i.line, i.column) for i in error.issues]
     issues = [(i.loc, i.code, i.message, i.line, i.column) for i in document.issues]
     return (repr(document.data), dict(document.values), dict(document.keys), issues)
 
 
-def _same_both_ways(text: str) -> None:
-    assert _reading(text, fast=True) == _reading(text, fast=False)
+def _same_every_way(text: str) -> None:
+    in_c = _reading(text, fast=True)
+    assert in_c == _reading(text, fast=True, compose_in_c=False)
+    assert in_c == _reading(text, fast=False)
 
 
 def test_libyaml_is_here_so_both_parsers_are_compared() -> None:
@@ -136,7 +204,7 @@ def test_libyaml_is_here_so_both_parsers_are_compared() -> None:
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_the_corpus_reads_the_same_with_both_parsers(name: str) -> None:
-    _same_both_ways(CORPUS[name])
+    _same_every_way(CORPUS[name])
 
 
 def test_the_corpus_is_the_loader_s() -> None:
@@ -146,12 +214,12 @@ def test_the_corpus_is_the_loader_s() -> None:
 
 @pytest.mark.parametrize("text", TEXTS, ids=[repr(text[:24]) for text in TEXTS])
 def test_syntax_errors_and_edge_cases_read_the_same(text: str) -> None:
-    _same_both_ways(text)
+    _same_every_way(text)
 
 
 @pytest.mark.parametrize("name", sorted(TABBED))
 def test_the_corpus_with_tabs_reads_the_same_with_both_parsers(name: str) -> None:
-    _same_both_ways(TABBED[name])
+    _same_every_way(TABBED[name])
 
 
 def test_the_tabbed_corpus_has_tabs_both_parsers_read_alike() -> None:
@@ -161,7 +229,7 @@ def test_the_tabbed_corpus_has_tabs_both_parsers_read_alike() -> None:
 
 @pytest.mark.parametrize("text", DEEP + TABS, ids=[repr(text[:24]) for text in DEEP + TABS])
 def test_deep_and_tabbed_text_reads_the_same(text: str) -> None:
-    _same_both_ways(text)
+    _same_every_way(text)
 
 
 TOKENS = [
@@ -180,7 +248,7 @@ TOKENS = [
 )
 @given(st.lists(st.sampled_from(TOKENS), max_size=40).map("".join))
 def test_generated_text_reads_the_same_with_both_parsers(text: str) -> None:
-    _same_both_ways(text)
+    _same_every_way(text)
 
 
 def _libyaml_reads(text: str) -> bool:

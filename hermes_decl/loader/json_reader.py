@@ -7,6 +7,7 @@ import re
 
 from hermes_decl.declaration import DeclarationError, Issue
 from hermes_decl.errors import DataPath
+from hermes_decl.loader.composers import _too_deep
 from hermes_decl.loader.document import (
     MAX_DEPTH,
     Document,
@@ -16,7 +17,6 @@ from hermes_decl.loader.document import (
     _Spot,
     _Stop,
 )
-from hermes_decl.loader.yaml_reader import _too_deep
 
 JSON_SPACE = re.compile(r"[ \t\n\r]*")
 """The whitespace JSON allows between tokens."""

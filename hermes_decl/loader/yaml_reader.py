@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from collections.abc import Callable
+from typing import NamedTuple
 
 import yaml
 from yaml.reader import ReaderError
@@ -12,7 +12,17 @@ from hermes_decl._text import show
 from hermes_decl.declaration import DeclarationError, Issue
 from hermes_decl.errors import DataPath
 from hermes_decl.loader.collection import paused_collection
-from hermes_decl.loader.core_schema import CoreConstructor, CoreResolver
+from hermes_decl.loader.composers import (
+    _ComposerBase,
+    _FastComposer,
+    _FastLoader,
+    _Loader,
+    _PureLoader,
+    _too_deep,
+    _Unsure,
+    may_compose_in_c,
+    places_alike,
+)
 from hermes_decl.loader.document import (
     _MAP,
     _MERGE,
@@ -37,131 +47,6 @@ from hermes_decl.loader.document import (
 )
 from hermes_decl.loader.syntax_hints import SYNTAX_HINTS as SYNTAX_HINTS
 from hermes_decl.loader.syntax_hints import syntax_hints
-from hermes_decl.loader.tabs import Span, scalar_span, tabs_read_alike
-
-
-class _Loader(yaml.composer.Composer, CoreConstructor, CoreResolver):
-    """Composes nodes from parser events in Python, bounding nesting and remembering aliases.
-
-    Plain scalars resolve by the YAML 1.2 core schema. The events come from PyYAML's C parser
-    (``_FastLoader``) when libyaml is present, else from its pure-Python one (``_PureLoader``):
-    composing here, not in C, is what keeps the nesting bound and the alias positions.
-    """
-
-    def __init__(self) -> None:
-        yaml.composer.Composer.__init__(self)
-        CoreConstructor.__init__(self)
-        CoreResolver.__init__(self)
-        self.alias_at: dict[tuple[int, int], Position] = {}
-        self._path: list[str | int] = []
-        self._depth = -1
-
-    def settle(self) -> None:
-        """Called once the whole text is composed: raise ``_Unsure`` if another parser is needed."""
-
-    if TYPE_CHECKING:  # given by the parser class each loader adds
-
-        def check_event(self, *choices: type[yaml.Event]) -> bool: ...
-        def peek_event(self) -> yaml.Event: ...
-        def dispose(self) -> None: ...
-
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
-            at = _mark(self.peek_event().start_mark)
-            node = super().compose_node(parent, index)
-            if parent is not None and index is not None:
-                self.alias_at[(id(parent), index if isinstance(index, int) else id(index))] = at
-            return node
-        step: str | int | None = None
-        if isinstance(index, yaml.ScalarNode):
-            step = index.value
-        elif isinstance(index, int):
-            step = index
-        if self._depth >= MAX_DEPTH:
-            path = self._path if step is None else [*self._path, step]
-            at = _mark(self.peek_event().start_mark)
-            raise _Stop(_too_deep(path, at))
-        self._depth += 1
-        if step is not None:
-            self._path.append(step)
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-            if step is not None:
-                self._path.pop()
-
-
-class _PureLoader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, _Loader):
-    """Events from PyYAML's pure-Python reader, scanner and parser."""
-
-    def __init__(self, text: str) -> None:
-        yaml.reader.Reader.__init__(self, text)
-        yaml.scanner.Scanner.__init__(self)
-        yaml.parser.Parser.__init__(self)
-        _Loader.__init__(self)
-
-
-class _Unsure(Exception):
-    """Text whose positions libyaml and PyYAML would give differently: read it the pure way."""
-
-
-_Node = TypeVar("_Node", yaml.SequenceNode, yaml.MappingNode)
-_FastLoader: Callable[[str], _Loader] | None = None
-if yaml.__with_libyaml__:
-    from yaml._yaml import CParser
-
-    class _CLoader(_Loader, CParser):
-        """Events from libyaml, through PyYAML's C parser: the same nodes, many times faster.
-
-        The one place the two parsers put a node elsewhere is an empty value in a flow
-        collection or at the very end of the text; such text is read by the pure parser.
-        """
-
-        def __init__(self, text: str) -> None:
-            CParser.__init__(self, text)
-            _Loader.__init__(self)
-            self._text = text
-            self._end = len(text) - 1
-            self._flow = 0
-            self._spans: list[Span] | None = [] if "\t" in text else None
-
-        def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
-            event = cast(yaml.ScalarEvent, self.peek_event())
-            empty = event.value == "" and not event.style
-            at_end = event.start_mark is not None and event.start_mark.index >= self._end
-            if empty and (self._flow or at_end):
-                raise _Unsure
-            if self._spans is not None and event.style and event.start_mark and event.end_mark:
-                span = scalar_span(self._text, event.start_mark.index, event.end_mark.index)
-                if span is not None:
-                    self._spans.append(span)
-            return super().compose_scalar_node(anchor)
-
-        def settle(self) -> None:
-            if self._spans is not None and not tabs_read_alike(self._text, self._spans):
-                raise _Unsure
-
-        def compose_sequence_node(self, anchor: Any) -> yaml.SequenceNode:
-            return self._collection(super().compose_sequence_node, anchor)
-
-        def compose_mapping_node(self, anchor: Any) -> yaml.MappingNode:
-            return self._collection(super().compose_mapping_node, anchor)
-
-        def _collection(self, compose: Callable[[Any], _Node], anchor: Any) -> _Node:
-            start = cast(yaml.CollectionStartEvent, self.peek_event())
-            flow = bool(start.flow_style)
-            self._flow += flow
-            try:
-                return compose(anchor)
-            finally:
-                self._flow -= flow
-
-    _FastLoader = _CLoader
-
-
-def _too_deep(path: Sequence[str | int], at: Position) -> Issue:
-    return _issue(path, "too_deep", f"is nested more than {MAX_DEPTH} levels deep", at)
 
 
 class _Pair(NamedTuple):
@@ -178,7 +63,7 @@ class _Builder:
     produces nothing, yet merging it a million times is a million visits.
     """
 
-    def __init__(self, loader: _Loader) -> None:
+    def __init__(self, loader: _ComposerBase) -> None:
         self._loader = loader
         self.issues: list[Issue] = []
         self._reported: set[tuple[int, str]] = set()
@@ -407,33 +292,35 @@ def _syntax_issue(error: yaml.MarkedYAMLError) -> Issue:
     return _issue((), "yaml_syntax", message, at, hint="; ".join(hints) or None)
 
 
-def _read_yaml(text: str, where: str, *, fast: bool = True) -> Document:
+def _read_yaml(text: str, where: str, *, fast: bool = True, compose_in_c: bool = True) -> Document:
     """Read YAML text into a ``Document``, through libyaml's parser when it is present.
 
     Both parsers give the same nodes at the same positions, so the document, its budgets and its
     problems are the same either way; but they word syntax errors differently, so text that
     libyaml refuses is read again by the pure-Python parser, whose words are the ones reported.
+    With libyaml, nodes are composed in C where that composes them as Python would
+    (``compose_in_c``), else in Python from libyaml's events.
     """
     with paused_collection():
-        return _read_yaml_text(text, where, fast=fast)
+        return _read_yaml_text(text, where, fast=fast, compose_in_c=compose_in_c)
 
 
 _no_collection = paused_collection
 """The name the collector's pause had here before it served the whole load."""
 
 
-def _read_yaml_text(text: str, where: str, *, fast: bool) -> Document:
+def _read_yaml_text(text: str, where: str, *, fast: bool, compose_in_c: bool) -> Document:
     """``_read_yaml``'s work: libyaml first when it may be used, PyYAML's own parser otherwise."""
     if fast and _FastLoader is not None and "\ufeff" not in text[1:]:
         # libyaml skips a byte order mark anywhere, and a tab in more places than PyYAML
-        try:
-            return _compose(_FastLoader(text), where)
-        except DeclarationError:
-            if "\t" not in text:
-                raise
-            # a tab before the problem may be one PyYAML refuses: it decides what is reported
-        except Exception:  # a syntax error, or text the two parsers would place differently
-            pass  # read below, and any problem reported in the pure-Python parser's words
+        fast_loader = _FastLoader
+        document = None
+        if compose_in_c:
+            document = _through_libyaml(lambda: _compose_in_c(text, where), text)
+        if document is None:
+            document = _through_libyaml(lambda: _compose(fast_loader(text), where), text)
+        if document is not None:
+            return document
     try:
         loader = _PureLoader(text)
     except ReaderError as error:
@@ -456,28 +343,64 @@ def _read_yaml_text(text: str, where: str, *, fast: bool) -> Document:
         raise DeclarationError(where, [_issue((), "yaml_syntax", message, None)]) from None
 
 
+def _through_libyaml(read: Callable[[], Document], text: str) -> Document | None:
+    """The document ``read`` gives through libyaml, or None where another reading must decide."""
+    try:
+        return read()
+    except DeclarationError:
+        if "\t" not in text:
+            raise
+        # a tab before the problem may be one PyYAML refuses: it decides what is reported
+    except Exception:  # a syntax error, or text the two parsers would place differently
+        pass  # read again, and any problem reported in the pure-Python parser's words
+    return None
+
+
+def _compose_in_c(text: str, where: str) -> Document:
+    """The one document of the text, composed in C; ``_Unsure`` where Python would differ.
+
+    Any text the C composer refuses (a second document, an alias it cannot resolve, nesting
+    past ``MAX_DEPTH``) raises, to be composed in Python, which says what is wrong and where.
+    """
+    if _FastComposer is None or not may_compose_in_c(text):
+        raise _Unsure  # the nodes may hold aliases, which only the Python composer places
+    composer = _FastComposer(text)
+    root = composer.get_single_node()
+    if not places_alike(text, root):
+        raise _Unsure
+    return _document(composer, root, where)
+
+
 def _compose(loader: _Loader, where: str) -> Document:
     """The one document of the text, built with positions; parser errors pass through."""
     try:
         if not loader.check_node():
             raise _Stop(_issue((), "empty_document", _EMPTY, (1, 1)))
         root = loader.get_node()
-        if root is None:
-            raise _Stop(_issue((), "empty_document", _EMPTY, (1, 1)))
         second = loader.check_node()
         loader.settle()
         if second:
             at = _mark(loader.peek_event().start_mark)
             message = "must hold one document (found a second one here)"
             raise _Stop(_issue((), "multiple_documents", message, at))
+        return _document(loader, root, where)
+    except _Stop as stop:
+        raise DeclarationError(where, [stop.issue]) from None
+    finally:
+        loader.dispose()
+
+
+def _document(loader: _ComposerBase, root: yaml.Node | None, where: str) -> Document:
+    """The document built from the composed ``root``; its problems raise ``DeclarationError``."""
+    try:
+        if root is None:
+            raise _Stop(_issue((), "empty_document", _EMPTY, (1, 1)))
         if isinstance(root, yaml.ScalarNode) and root.value == "" and not root.style:
             raise _Stop(_issue((), "empty_document", _EMPTY, _mark(root.start_mark)))
         builder = _Builder(loader)
         data, spot = builder.build(root, (), 0, None)
     except _Stop as stop:
         raise DeclarationError(where, [stop.issue]) from None
-    finally:
-        loader.dispose()
     return Document(data, where, tuple(_in_reading_order(builder.issues)), spot)
 
 

@@ -1,0 +1,241 @@
+"""The composers that turn YAML text into nodes for the builder, bounding nesting.
+
+PyYAML composes nodes in Python (``_Loader``), from the events of its pure-Python parser or of
+libyaml's, keeping the nesting bound and where each alias stood. Its C composer
+(``CParser.get_single_node``) builds from libyaml's events the very nodes the Python composer
+builds from them, several times faster: it asks the resolver for each node's tag (``resolve``:
+the core schema applies) and tells it of each node before composing it (``descend_resolver``:
+the nesting bound is kept there, so the C recursion stays shallow). It cannot tell where an
+alias stood, and libyaml places an empty value in a flow collection or at the very end of the
+text elsewhere than PyYAML: such text, and text with a tab the two parsers may read differently,
+is declined (``_Unsure``) and composed in Python instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import yaml
+
+from hermes_decl.declaration import Issue
+from hermes_decl.loader.core_schema import CoreConstructor, CoreResolver
+from hermes_decl.loader.document import MAX_DEPTH, Position, _issue, _mark, _Stop
+from hermes_decl.loader.tabs import Span, scalar_span, tabs_read_alike
+
+
+class _ComposerBase(CoreConstructor, CoreResolver):
+    """What every composer gives the builder: the core schema, and where each alias stood."""
+
+    def __init__(self) -> None:
+        CoreConstructor.__init__(self)
+        CoreResolver.__init__(self)
+        self.alias_at: dict[tuple[int, int], Position] = {}
+
+
+class _Unsure(Exception):
+    """Text whose nodes libyaml and PyYAML would place differently: compose it another way."""
+
+
+def _too_deep(path: Sequence[str | int], at: Position) -> Issue:
+    """The issue of a node nested past ``MAX_DEPTH``, at ``path``."""
+    return _issue(path, "too_deep", f"is nested more than {MAX_DEPTH} levels deep", at)
+
+
+class _Loader(yaml.composer.Composer, _ComposerBase):
+    """Composes nodes from parser events in Python, bounding nesting and remembering aliases.
+
+    Plain scalars resolve by the YAML 1.2 core schema. The events come from PyYAML's C parser
+    (``_FastLoader``) when libyaml is present, else from its pure-Python one (``_PureLoader``):
+    composing here, not in C, is what keeps the nesting bound and the alias positions.
+    """
+
+    def __init__(self) -> None:
+        yaml.composer.Composer.__init__(self)
+        _ComposerBase.__init__(self)
+        self._path: list[str | int] = []
+        self._depth = -1
+
+    def settle(self) -> None:
+        """Called once the whole text is composed: raise ``_Unsure`` if another parser is needed."""
+
+    if TYPE_CHECKING:  # given by the parser class each loader adds
+
+        def check_event(self, *choices: type[yaml.Event]) -> bool: ...
+        def peek_event(self) -> yaml.Event: ...
+        def dispose(self) -> None: ...
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            at = _mark(self.peek_event().start_mark)
+            node = super().compose_node(parent, index)
+            if parent is not None and index is not None:
+                self.alias_at[(id(parent), index if isinstance(index, int) else id(index))] = at
+            return node
+        step: str | int | None = None
+        if isinstance(index, yaml.ScalarNode):
+            step = index.value
+        elif isinstance(index, int):
+            step = index
+        if self._depth >= MAX_DEPTH:
+            path = self._path if step is None else [*self._path, step]
+            at = _mark(self.peek_event().start_mark)
+            raise _Stop(_too_deep(path, at))
+        self._depth += 1
+        if step is not None:
+            self._path.append(step)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+            if step is not None:
+                self._path.pop()
+
+
+class _PureLoader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, _Loader):
+    """Events from PyYAML's pure-Python reader, scanner and parser."""
+
+    def __init__(self, text: str) -> None:
+        yaml.reader.Reader.__init__(self, text)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        _Loader.__init__(self)
+
+
+_Node = TypeVar("_Node", yaml.SequenceNode, yaml.MappingNode)
+_FastLoader: Callable[[str], _Loader] | None = None
+_FastComposer: type[_CComposer] | None = None
+if yaml.__with_libyaml__:
+    from yaml._yaml import CParser
+
+    class _CLoader(_Loader, CParser):
+        """Events from libyaml, through PyYAML's C parser: the same nodes, many times faster.
+
+        The one place the two parsers put a node elsewhere is an empty value in a flow
+        collection or at the very end of the text; such text is read by the pure parser.
+        """
+
+        def __init__(self, text: str) -> None:
+            CParser.__init__(self, text)
+            _Loader.__init__(self)
+            self._text = text
+            self._end = len(text) - 1
+            self._flow = 0
+            self._spans: list[Span] | None = [] if "\t" in text else None
+
+        def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
+            event = cast(yaml.ScalarEvent, self.peek_event())
+            empty = event.value == "" and not event.style
+            at_end = event.start_mark is not None and event.start_mark.index >= self._end
+            if empty and (self._flow or at_end):
+                raise _Unsure
+            if self._spans is not None and event.style and event.start_mark and event.end_mark:
+                span = scalar_span(self._text, event.start_mark.index, event.end_mark.index)
+                if span is not None:
+                    self._spans.append(span)
+            return super().compose_scalar_node(anchor)
+
+        def settle(self) -> None:
+            if self._spans is not None and not tabs_read_alike(self._text, self._spans):
+                raise _Unsure
+
+        def compose_sequence_node(self, anchor: Any) -> yaml.SequenceNode:
+            return self._collection(super().compose_sequence_node, anchor)
+
+        def compose_mapping_node(self, anchor: Any) -> yaml.MappingNode:
+            return self._collection(super().compose_mapping_node, anchor)
+
+        def _collection(self, compose: Callable[[Any], _Node], anchor: Any) -> _Node:
+            start = cast(yaml.CollectionStartEvent, self.peek_event())
+            flow = bool(start.flow_style)
+            self._flow += flow
+            try:
+                return compose(anchor)
+            finally:
+                self._flow -= flow
+
+    class _CComposer(CParser, _ComposerBase):
+        """PyYAML's C composer with the core schema, refusing nesting past ``MAX_DEPTH``."""
+
+        def __init__(self, text: str) -> None:
+            CParser.__init__(self, text)
+            _ComposerBase.__init__(self)
+            self._depth = -1
+
+        def descend_resolver(self, current_node: object, current_index: object) -> None:
+            """Called before each node but an alias is composed: count its depth, bound it."""
+            self._depth += 1
+            if self._depth > MAX_DEPTH:
+                raise _Unsure  # the Python composer reports where, with the path
+
+        def ascend_resolver(self) -> None:
+            """Called once a node is composed."""
+            self._depth -= 1
+
+    _FastLoader = _CLoader
+    _FastComposer = _CComposer
+
+
+_MAY_ANCHOR = re.compile(r"(?:^|[^0-9A-Za-z])&")
+"""An ``&`` that may start an anchor: one after a letter or digit lies inside another token."""
+
+
+def may_compose_in_c(text: str) -> bool:
+    """Whether the C composer may read ``text``: it is bounded here, and no anchor can be in it.
+
+    Without an anchor there is no alias, so no node whose alias position the C composer would
+    lose; text with an ``&`` that may start one is composed in Python.
+    """
+    return _bounded_c_composer() and ("&" not in text or _MAY_ANCHOR.search(text) is None)
+
+
+def places_alike(text: str, root: yaml.Node | None) -> bool:
+    """Whether composing in Python from libyaml's events would place ``root``'s nodes alike.
+
+    ``root`` holds no alias (its text no anchor), so each node is visited once.
+
+    It would not where an empty plain scalar lies in a flow collection or at the very end of
+    the text, nor keep libyaml where a tab lies outside every quoted and block scalar and every
+    comment.
+    """
+    end = len(text) - 1
+    spans: list[Span] | None = [] if "\t" in text else None
+    pending: list[tuple[yaml.Node, bool]] = [] if root is None else [(root, False)]
+    while pending:
+        node, in_flow = pending.pop()
+        if isinstance(node, yaml.ScalarNode):
+            if not node.value and not node.style and (in_flow or node.start_mark.index >= end):
+                return False
+            if spans is not None and node.style:
+                span = scalar_span(text, node.start_mark.index, node.end_mark.index)
+                if span is not None:
+                    spans.append(span)
+        elif isinstance(node, yaml.MappingNode):
+            in_flow = in_flow or bool(node.flow_style)
+            pending.extend((part, in_flow) for pair in node.value for part in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            in_flow = in_flow or bool(node.flow_style)
+            pending.extend((item, in_flow) for item in node.value)
+    return spans is None or tabs_read_alike(text, sorted(spans))
+
+
+@functools.cache
+def _bounded_c_composer() -> bool:
+    """Whether the C composer is here and keeps the bound: it declines nesting past ``MAX_DEPTH``.
+
+    Checked once, on first use: a C composer that did not tell the resolver of each node would
+    recurse as deep as libyaml lets it, and this one's depth would go unchecked.
+    """
+    if _FastComposer is None:
+        return False
+    levels = MAX_DEPTH + 2
+    composer = _FastComposer("[" * levels + "]" * levels)
+    try:
+        composer.get_single_node()
+    except _Unsure:
+        return True
+    except Exception:  # anything else: this C composer is not the one described here
+        return False
+    return False

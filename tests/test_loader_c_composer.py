@@ -1,0 +1,176 @@
+"""Which text the loader composes in libyaml's C composer, and that the C composer stays bounded.
+
+``tests/test_loader_parsers.py`` proves the three readings agree; this proves the C composer
+really reads most text (so that proof is not vacuous), declines exactly the text it must, and
+recurses no deeper than the loader's bound, nor could libyaml let it past 1,000 levels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import yaml
+
+from bench import big_file
+from hermes_decl.loader.composers import (
+    _bounded_c_composer,
+    _FastComposer,
+    _Unsure,
+    may_compose_in_c,
+    places_alike,
+)
+from hermes_decl.loader.document import MAX_DEPTH
+from hermes_decl.loader.yaml_reader import _compose_in_c
+from tests.test_loader_parsers import CORPUS, SHAPES, _ladder
+
+
+def _nested(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+def test_the_c_composer_here_keeps_the_nesting_bound() -> None:
+    assert _FastComposer is not None, "PyYAML was built without libyaml"
+    assert _bounded_c_composer() is True
+
+
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        (_nested(MAX_DEPTH + 2), _Unsure),
+        ("- " * (MAX_DEPTH + 2) + "x\n", _Unsure),
+        ("- " * 5000 + "x\n", _Unsure),
+        ("a:\n" + "- " * 5000 + "x\n", _Unsure),
+        (_nested(5000), yaml.scanner.ScannerError),  # libyaml scans flow indicators ahead
+    ],
+)
+def test_the_c_composer_never_composes_past_the_bound(text: str, refusal: type[Exception]) -> None:
+    assert _FastComposer is not None
+    with pytest.raises(refusal):
+        _FastComposer(text).get_single_node()
+
+
+def test_the_c_composer_composes_nesting_up_to_the_bound() -> None:
+    assert _FastComposer is not None
+    node = _FastComposer(_nested(MAX_DEPTH + 1)).get_single_node()  # the innermost at 100
+    for _ in range(MAX_DEPTH):
+        assert isinstance(node, yaml.SequenceNode)
+        node = node.value[0]
+    assert isinstance(node, yaml.SequenceNode)
+    assert node.value == []
+    assert node.start_mark.column == MAX_DEPTH
+
+
+def _libyaml_events(text: str) -> int:
+    return sum(1 for _ in yaml.parse(text, Loader=yaml.CSafeLoader))
+
+
+@pytest.mark.skipif(
+    yaml.__with_libyaml__ and yaml._yaml.get_version() < (0, 2, 5),
+    reason="libyaml bounds nesting from 0.2.5 on",
+)
+@pytest.mark.parametrize("shape", [*SHAPES, "ladder"])
+def test_libyaml_itself_refuses_nesting_past_1000_levels(shape: str) -> None:
+    make = _ladder if shape == "ladder" else SHAPES[shape]
+    assert _libyaml_events(make(999)) > 999
+    with pytest.raises(yaml.YAMLError) as refused:
+        _libyaml_events(make(1001))
+    assert refused.value.problem == "exceeded maximum nesting depth"  # type: ignore[attr-defined]
+
+
+def test_most_of_the_loader_corpus_is_composed_in_c() -> None:
+    composed = 0
+    for text in CORPUS.values():
+        try:
+            _compose_in_c(text, "t.yaml")
+        except Exception:
+            continue
+        composed += 1
+    assert composed >= len(CORPUS) * 3 // 4
+
+
+@pytest.mark.parametrize("make", [make for _, make in big_file.FILES])
+def test_the_big_files_are_composed_in_c(make: Callable[[], str]) -> None:
+    text = make()
+    assert may_compose_in_c(text)
+    document = _compose_in_c(text, "t.yaml")
+    assert isinstance(document.data, dict)
+    servers = [line for line in text.splitlines() if line[:1] not in ("", " ", "#")]
+    assert list(document.data) == [line.split(":", 1)[0] for line in servers]
+
+
+def test_the_core_schema_resolves_what_the_c_composer_composes() -> None:
+    text = "a: 010\nb: yes\nc: 0o17\nd: 2024-01-01\ne: 0x1F\nf: on\ng: 'true'\nh: True\n"
+    document = _compose_in_c(text, "t.yaml")
+    assert document.data == {
+        "a": 10,
+        "b": "yes",
+        "c": 15,
+        "d": "2024-01-01",
+        "e": 31,
+        "f": "on",
+        "g": "true",
+        "h": True,
+    }
+    assert document.values[("d",)] == (4, 4)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: {b}\n",
+        "a: [b: ]\n",
+        "a: {b: , c: 1}\n",
+        "a:",
+        "a:\n",
+        "-\n-",
+        "a:\t1\n",
+        "a: [1,\t2]\n",
+        "x: &a [*a]\n",
+        "a: &x 1\nb: *x\n",
+    ],
+)
+def test_the_c_composer_declines_what_the_python_composer_places_elsewhere(text: str) -> None:
+    with pytest.raises(_Unsure):
+        _compose_in_c(text, "t.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("a: 1\n---\nb: 2\n", "but found another document"),
+        ("a: *x\n", "found undefined alias"),
+        ("a: [1\n", "did not find expected ',' or ']'"),
+    ],
+)
+def test_text_the_c_composer_refuses_raises_for_the_python_composer_to_report(
+    text: str, problem: str
+) -> None:
+    with pytest.raises(yaml.MarkedYAMLError) as refused:
+        _compose_in_c(text, "t.yaml")
+    assert refused.value.problem == problem
+
+
+@pytest.mark.parametrize(
+    ("text", "may"),
+    [
+        ("a: 1\n", True),
+        ("x: https://h/?a=1&b=2\n", True),
+        ("x: 'a&b'\n", True),
+        ("&a x: 1\n", False),
+        ("a: &x 1\n", False),
+        ("a: [&x 1]\n", False),
+        ("a: {b:&x 1}\n", False),
+        ("x: Tom & Jerry\n", False),
+        ("x: '&y'\n", False),
+        ("a: -&x\n", False),
+    ],
+)
+def test_only_text_with_no_possible_anchor_may_be_composed_in_c(text: str, may: bool) -> None:
+    assert may_compose_in_c(text) is may
+
+
+def test_an_empty_document_keeps_libyaml_only_without_a_stray_tab() -> None:
+    assert places_alike("# nothing\n", None) is True
+    assert places_alike("\t\n", None) is False
+    assert places_alike("#\tnothing\n", None) is True
