@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from hermes_decl.declaration import parse_declaration
 from hermes_decl.hosts.live.file_primitives import folder_chain, read_regular_file_facts
 from hermes_decl.hosts.live.host import LiveHost, current_os_family
 from hermes_decl.hosts.protocol import FileRead
 from hermes_decl.hosts.rooted import RootedHost
-from hermes_decl.models import AppDef, OsFamily
+from hermes_decl.models import AppDef
 from hermes_decl.runtime.liveness import Endpoint, NoEndpoint, NoEndpointCode, read_endpoint
 from hermes_decl.testing import FakeHost
 from tests.processes import NOBODY_UID
+from tests.server_json_app import server_json_app as app_def
 
 needs_posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX owners and modes")
 
@@ -26,25 +26,6 @@ PID = 4242
 TOKEN = "runtime-file-owner-token"
 RUNTIME = "/home/dev/.vendor/server.json"
 WIN_RUNTIME = "C:\\Users\\dev\\AppData\\Local\\Vendor\\server.json"
-
-
-def app_def(os_family: OsFamily = "linux", path: str = "~/.vendor/server.json") -> AppDef:
-    location = "C:\\Vendor\\studio.exe" if os_family == "win32" else "/opt/vendor/studio"
-    decl = parse_declaration(
-        "vendor-studio",
-        raw_app={
-            os_family: {
-                "presence": "executable",
-                "location": location,
-                "liveness": {"kind": "server_json", "path": path},
-            }
-        },
-        raw_requires={"app": True},
-        where="test",
-    )
-    found = decl.app_for(os_family)
-    assert found is not None
-    return found
 
 
 def runtime(pid: int = PID) -> bytes:

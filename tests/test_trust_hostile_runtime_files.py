@@ -18,11 +18,9 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from hermes_decl.declaration import parse_declaration
 from hermes_decl.hosts.live.host import LiveHost, current_os_family
 from hermes_decl.hosts.protocol import MAX_PID
 from hermes_decl.hosts.rooted import RootedHost
-from hermes_decl.models import AppDef, OsFamily
 from hermes_decl.runtime.liveness import (
     MAX_INT_DIGITS,
     MAX_RUNTIME_FILE_BYTES,
@@ -33,6 +31,7 @@ from hermes_decl.runtime.liveness import (
     read_endpoint,
 )
 from hermes_decl.testing import FakeHost
+from tests.server_json_app import server_json_app as app_def
 
 needs_posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths and modes")
 
@@ -172,25 +171,6 @@ def files(draw: st.DrawFn) -> Callable[[int], bytes]:
         return data
 
     return render
-
-
-def app_def(os_family: OsFamily, path: str) -> AppDef:
-    location = "C:\\Vendor\\studio.exe" if os_family == "win32" else "/opt/vendor/studio"
-    decl = parse_declaration(
-        "vendor-studio",
-        raw_app={
-            os_family: {
-                "presence": "executable",
-                "location": location,
-                "liveness": {"kind": "server_json", "path": path},
-            }
-        },
-        raw_requires={"app": True},
-        where="test",
-    )
-    found = decl.app_for(os_family)
-    assert found is not None
-    return found
 
 
 Reader = Callable[[bytes], "Endpoint | NoEndpoint"]

@@ -14,13 +14,12 @@ from typing import TypeVar, cast
 
 import pytest
 
-from hermes_decl.declaration import parse_declaration
 from hermes_decl.hosts.protocol import Host
 from hermes_decl.hosts.rooted import RootedHost
-from hermes_decl.models import AppDef
 from hermes_decl.runtime.bearer_token import BearerToken
 from hermes_decl.runtime.liveness import Endpoint, read_endpoint
 from hermes_decl.testing import FakeHost
+from tests.server_json_app import server_json_app as app_def
 from tests.test_token_frames import PACKAGE, Reporter
 
 SENTINEL = "SENTINEL-RUNTIME-FILE-TOKEN-51c7-NEVER-SHOWN"
@@ -39,24 +38,6 @@ AFTER_THE_READ = (
 
 class HostBroke(RuntimeError):
     """Raised by a host method the test makes fail."""
-
-
-def app_def() -> AppDef:
-    decl = parse_declaration(
-        "vendor-studio",
-        raw_app={
-            "linux": {
-                "presence": "executable",
-                "location": "/opt/vendor/studio",
-                "liveness": {"kind": "server_json", "path": "~/.vendor/server.json"},
-            }
-        },
-        raw_requires={"app": True},
-        where="test",
-    )
-    found = decl.app_for("linux")
-    assert found is not None
-    return found
 
 
 _Host = TypeVar("_Host", FakeHost, RootedHost)

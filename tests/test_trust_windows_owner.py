@@ -7,10 +7,9 @@ import json
 
 import pytest
 
-from hermes_decl.declaration import parse_declaration
-from hermes_decl.models import AppDef
 from hermes_decl.runtime.liveness import Endpoint, NoEndpoint, NoEndpointCode, read_endpoint
 from hermes_decl.testing import FakeHost
+from tests.server_json_app import server_json_app as app_def
 
 PID = 4242
 TOKEN = "windows-owner-token"
@@ -22,24 +21,6 @@ ELEVATED = (
     "administrator may have written it, so it is not trusted as this user's (run the "
     "application without elevation)"
 )
-
-
-def app_def() -> AppDef:
-    decl = parse_declaration(
-        "vendor-studio",
-        raw_app={
-            "win32": {
-                "presence": "executable",
-                "location": "C:\\Vendor\\studio.exe",
-                "liveness": {"kind": "server_json", "path": "%LOCALAPPDATA%\\Vendor\\server.json"},
-            }
-        },
-        raw_requires={"app": True},
-        where="test",
-    )
-    found = decl.app_for("win32")
-    assert found is not None
-    return found
 
 
 OWNERS: dict[str, tuple[str, NoEndpointCode | None, str | None]] = {
@@ -65,7 +46,7 @@ def test_only_this_users_sid_publishes(
     host = FakeHost("win32", env={"LOCALAPPDATA": LOCAL}, user=USER).add_process(PID)
     document = {"pid": PID, "http": "http://127.0.0.1:5000", "token": TOKEN}
     host.add_file(RUNTIME, json.dumps(document).encode(), owner=owner)
-    result = read_endpoint(app_def(), host=host)
+    result = read_endpoint(app_def("win32", "%LOCALAPPDATA%\\Vendor\\server.json"), host=host)
     if code is None:
         assert result == Endpoint("http://127.0.0.1:5000/mcp", TOKEN)
     else:
