@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from hermes_decl.hosts.live.file_primitives import READ_CHUNK
+from hermes_decl.hosts.live.file_primitives import READ_CHUNK, listing_of
 from hermes_decl.hosts.protocol import MAX_ANCESTRY, MAX_DIR_ENTRIES, FileRead, FolderFacts, Listing
 
 MAX_SYMLINK_HOPS = 40
@@ -238,17 +238,10 @@ def list_place(place: Place, limit: int = MAX_DIR_ENTRIES) -> Listing:
     fd = open_place(place, _DIRECTORY_FLAGS)
     if fd is None:
         return Listing()
-    names: list[str] = []
-    truncated = False
     try:
         with os.scandir(fd) as entries:
-            for entry in entries:
-                if len(names) >= limit:
-                    truncated = True
-                    break
-                names.append(entry.name)
+            return listing_of(entries, limit)
     except _ERRORS:
         return Listing()
     finally:
         os.close(fd)
-    return Listing(sorted(names), truncated=truncated)

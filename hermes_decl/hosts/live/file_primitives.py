@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Iterable
 
 from hermes_decl._regular_file import open_regular
 from hermes_decl.hosts.protocol import (
@@ -82,20 +83,24 @@ def list_dir_names(path: str, limit: int = MAX_DIR_ENTRIES) -> Listing:
     ``truncated``. On POSIX a name that is not valid UTF-8 comes back surrogate-escaped (as
     ``os.listdir`` gives it) and still works as a path component for the other primitives.
     """
-    names: list[str] = []
-    truncated = False
     if not is_absolute_here(path):
         return Listing()
     try:
         with os.scandir(path) as entries:
-            for entry in entries:
-                if len(names) >= limit:
-                    truncated = True
-                    break
-                names.append(entry.name)
+            return listing_of(entries, limit)
     except _PATH_ERRORS:
         return Listing()
-    return Listing(sorted(names), truncated=truncated)
+
+
+def listing_of(entries: Iterable[os.DirEntry[str]], limit: int) -> Listing:
+    """Up to ``limit`` of a folder's entry names, sorted; marked ``truncated`` when it holds
+    more (the rest is never read)."""
+    names: list[str] = []
+    for entry in entries:
+        if len(names) >= limit:
+            return Listing(sorted(names), truncated=True)
+        names.append(entry.name)
+    return Listing(sorted(names))
 
 
 def read_regular_file(path: str, size: int, offset: int = 0) -> bytes | None:
