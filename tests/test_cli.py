@@ -452,17 +452,19 @@ def test_colour_marks_place_key_and_hint() -> None:
     )
 
 
-def test_use_color_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_use_color_on_a_terminal() -> None:
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True
 
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.setenv("TERM", "xterm")
-    assert cli.use_color(Terminal(), "auto") is True
-    assert cli.use_color(io.StringIO(), "auto") is False
-    monkeypatch.setenv("NO_COLOR", "1")
-    assert cli.use_color(Terminal(), "auto") is False
+    terminal = {"TERM": "xterm"}
+    assert cli.use_color(Terminal(), "auto", terminal) is True
+    assert cli.use_color(io.StringIO(), "auto", terminal) is False
+    assert cli.use_color(Terminal(), "auto", {**terminal, "NO_COLOR": "1"}) is False
+    assert cli.use_color(Terminal(), "auto", {**terminal, "NO_COLOR": ""}) is True
+    assert cli.use_color(Terminal(), "auto", {"TERM": "dumb"}) is False
+    assert cli.use_color(Terminal(), "never", terminal) is False
+    assert cli.use_color(io.StringIO(), "always", {"NO_COLOR": "1"}) is True
 
 
 IMPORTS = """

@@ -314,20 +314,41 @@ def test_an_exited_process_is_not_alive(host: LiveHost) -> None:
     assert host.process_alive(child.pid) is False
 
 
-def test_relative_paths_are_never_touched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+RELATIVE_LOOKS = """
+import json, os
+from hermes_decl.resolver.live_host import LiveHost
+host = LiveHost()
+relative_file = os.path.join("dir", "tool.exe")
+print(json.dumps([
+    os.path.isfile(relative_file),
+    host.is_file(relative_file),
+    host.is_dir("dir"),
+    list(host.list_dir("dir")),
+    host.read_file(relative_file, 10),
+    host.is_file(os.path.join(os.getcwd(), relative_file)),
+]))
+"""
+
+
+def test_relative_paths_are_never_touched(tmp_path: Path) -> None:
+    import json
+    import subprocess
+
     (tmp_path / "dir").mkdir()
     (tmp_path / "dir" / "tool.exe").write_bytes(b"x")
-    # From inside tmp_path: on Windows it may lie on another drive, which no relative path reaches.
-    monkeypatch.chdir(tmp_path)
-    relative_dir = "dir"
-    relative_file = os.path.join(relative_dir, "tool.exe")
-    assert os.path.isfile(relative_file)  # it resolves against the current directory...
-    host = LiveHost()
-    assert host.is_file(relative_file) is False  # ...which the live host never does
-    assert host.is_dir(relative_dir) is False
-    assert host.list_dir(relative_dir) == ()
-    assert host.read_file(relative_file, 10) is None
-    assert host.is_file(str(tmp_path / "dir" / "tool.exe")) is True
+    # Run from inside tmp_path: on Windows it may lie on another drive, which no relative path
+    # reaches. The first answer shows the relative path resolves against the current directory,
+    # the next four that the live host never resolves it, the last that the file is found by
+    # its absolute path.
+    looked = subprocess.run(
+        [sys.executable, "-c", RELATIVE_LOOKS],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert json.loads(looked.stdout) == [True, False, False, [], None, True]
 
 
 def test_the_protocol_module_still_offers_the_live_host() -> None:

@@ -16,7 +16,7 @@ import contextlib
 import functools
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
@@ -82,11 +82,15 @@ drawn afresh in every process, so no text from a declaration or a machine can fo
 _MARKED = re.compile(re.escape(_MARK) + r"([0-9]+)m")
 
 
-def use_color(stream: TextIO, choice: str) -> bool:
-    """Colour for ``--color=always``; for ``auto``, only on a terminal without ``NO_COLOR``."""
+def use_color(stream: TextIO, choice: str, env: Mapping[str, str] | None = None) -> bool:
+    """Colour for ``--color=always``; for ``auto``, only on a terminal without ``NO_COLOR``.
+
+    ``env`` is the environment asked about ``NO_COLOR`` and ``TERM`` (this process's when None).
+    """
     if choice == "always":
         return True
-    if choice == "never" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+    env = os.environ if env is None else env
+    if choice == "never" or env.get("NO_COLOR") or env.get("TERM") == "dumb":
         return False
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
