@@ -15,7 +15,7 @@ from hermes_decl.gates import make_astatus_fn, make_check_fn, make_status_fn, re
 from hermes_decl.hosts.default import use_host
 from hermes_decl.resolver.status import Status, StatusState
 from hermes_decl.testing import FakeHost
-from tests.servers.loopback import free_port
+from tests.servers.loopback import free_port, serve, silent
 from tests.test_status import NAME, running_host
 from tests.test_status import declaration as status_declaration
 
@@ -103,3 +103,21 @@ def test_a_status_function_of_a_blank_name_names_it_as_the_source(
     with pytest.raises(DeclarationError) as refused:
         driver(" ", lambda: True)
     assert str(refused.value) == " : name: must not be blank (got ' ')"
+
+
+@DRIVERS
+def test_a_status_function_probes_under_the_deadline_it_was_given(
+    driver: Callable[..., Status],
+) -> None:
+    declaration.register("vendor-studio", status_declaration())
+    with serve(silent) as quiet:
+        host = running_host(f"http://127.0.0.1:{quiet.port}")
+        result = driver(
+            "vendor-studio", lambda: True, host=host, display_name=NAME, probe=True, deadline=0.5
+        )
+    assert result.state is StatusState.ENDPOINT_UNAVAILABLE
+    assert result.probe is not None and result.probe.detail == "no answer within 0.5 seconds"
+    assert result.sentence() == (
+        f"{NAME} is running, but its MCP endpoint did not answer within 0.5 seconds. "
+        f"Restart {NAME}, then try again."
+    )

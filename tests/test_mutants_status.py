@@ -19,7 +19,15 @@ from hermes_decl.runtime import presence
 from hermes_decl.runtime import status as status_module
 from hermes_decl.testing import FakeHost
 from tests.servers.loopback import Connection, serve, silent
-from tests.test_status import APP_PATH, NAME, RUNTIME, declaration, running_host, runtime_file
+from tests.test_status import (
+    APP_PATH,
+    NAME,
+    PID,
+    RUNTIME,
+    declaration,
+    running_host,
+    runtime_file,
+)
 
 
 def not_http(connection: Connection) -> None:
@@ -212,3 +220,44 @@ def test_a_status_of_nothing_observed_keeps_the_verdict_and_the_name(
     result = status(decl, host=running_host(), is_connected=lambda: connected, display_name=NAME)
     assert (result.state, result.app_name) == (state, NAME)
     assert result.availability == availability(decl, host=running_host())
+
+
+def test_a_status_outside_a_desktop_session_keeps_the_verdict_and_the_name() -> None:
+    decl = declaration({"kind": "interactive_session"})
+    outside = FakeHost("linux", interactive_session=False).add_executable(APP_PATH)
+    result = status(decl, host=outside, is_connected=lambda: True, display_name=NAME)
+    assert (result.state, result.app_name) == (StatusState.NO_INTERACTIVE_SESSION, NAME)
+    assert result.availability == availability(decl, host=outside)
+
+
+def test_an_unproven_listener_keeps_the_verdict_the_name_and_the_endpoint() -> None:
+    with serve(silent) as quiet:
+        url = f"http://127.0.0.1:{quiet.port}"
+        host = FakeHost("linux", home="/home/dev").add_executable(APP_PATH).add_process(PID)
+        host.add_file(RUNTIME, runtime_file(url)).add_process(77).add_listener(quiet.port, pid=77)
+        result = status(declaration(), host=host, probe=True, display_name=NAME, deadline=2)
+    assert (result.state, result.app_name) == (StatusState.ENDPOINT_UNAVAILABLE, NAME)
+    assert result.probe is not None and result.probe.outcome is ProbeOutcome.UNVERIFIED_LISTENER
+    assert result.sentence() == (
+        f"{NAME} is running, but what listens at its MCP endpoint could not be proven to be "
+        f"{NAME}. Restart {NAME}, then try again."
+    )
+    assert result.availability == availability(declaration(), host=host)
+    assert result.endpoint is not None
+    assert (result.endpoint.url, result.endpoint.pid, result.endpoint.path) == (
+        f"{url}/mcp",
+        PID,
+        RUNTIME,
+    )
+
+
+def test_a_declaration_that_requires_no_app_observes_nothing_of_its_block() -> None:
+    # Only a processor is required: the block's runtime file is never read, so its absence is
+    # no reason to say the application is not running.
+    decl = declaration(requires={"arch": ["x86_64"]})
+    result = status(decl, host=without_runtime_file(), is_connected=lambda: True, display_name=NAME)
+    assert (result.state, result.runtime, result.sentence()) == (
+        StatusState.NO_REQUIREMENTS,
+        None,
+        f"{NAME} is connected; it needs no application on this machine.",
+    )
