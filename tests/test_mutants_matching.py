@@ -9,6 +9,8 @@ import pytest
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.models import OsFamily
 from hermes_decl.resolver.availability import availability
+from hermes_decl.resolver.budget import MAX_NAMES_LISTED, WorkBudget
+from hermes_decl.resolver.evaluation_pass import EvaluationPass
 from hermes_decl.resolver.expand import Expansion, expand, join
 from hermes_decl.resolver.host import Listing
 from hermes_decl.resolver.matching import (
@@ -191,3 +193,32 @@ def test_a_windows_drive_root_is_listed_and_named_with_a_backslash() -> None:
     search = search_pattern("C:/Vendor *", "win32", host)
     assert search.paths == ("C:\\Vendor 2",)
     assert search.cut_short == ("the host listed only part of C:\\ (1 entries)",)
+
+
+@pytest.mark.parametrize(
+    ("left", "paths", "cut_short"),
+    [
+        (3, ("/a/x2",), ()),
+        (2, (), (f"stopped: the evaluation examined {MAX_NAMES_LISTED:,} listed names",)),
+    ],
+    ids=["the folder fits what is left", "the folder is one name past what is left"],
+)
+def test_a_pass_scans_a_folder_whole_only_within_the_evaluation_budget(
+    left: int, paths: tuple[str, ...], cut_short: tuple[str, ...]
+) -> None:
+    """A pattern's own bound is far, the evaluation's near: alone or in a pass, it stops there."""
+    host = ListingHost({"/a": Listing(["n0", "n1", "x2"])})
+    for shared in (None, EvaluationPass(host)):
+        budget = WorkBudget()
+        budget.names_listed = MAX_NAMES_LISTED - left
+        search = search_pattern("/a/x*", "linux", host, budget, shared=shared)
+        assert (search.paths, search.cut_short) == (paths, cut_short)
+
+
+def test_a_pass_lists_a_windows_folder_by_windows_rules() -> None:
+    """A name Windows cannot join is left out of a pass's listing, as of a search alone."""
+    host = ListingHost({"C:\\": Listing(["Vendor:1", "Vendor 2"])}, "win32")
+    for shared in (None, EvaluationPass(host)):
+        search = search_pattern("C:/Vendor*", "win32", host, shared=shared)
+        assert search.paths == ("C:\\Vendor 2",)
+        assert search.cut_short == ("ignored 1 names listed in C:\\ that are not plain names",)

@@ -58,12 +58,14 @@ def resources(
     names_header: tuple[int, int, int] = (0, 0, 1),
     version_size: int = len(VERSION_BLOCK),
     root_counts: tuple[int, int] | None = None,
+    rva: int = RSRC_RVA,
 ) -> bytes:
     """A resource section: ``root`` (``NAMES`` for the names directory), then the version's path.
 
     ``names_header`` is the names directory's MinorVersion and its counts of named and id
     entries (it holds one entry whatever they say); ``version_size`` the data entry's Size;
-    ``root_counts`` the root's counts of named and id entries, when not those of ``root``.
+    ``root_counts`` the root's counts of named and id entries, when not those of ``root``;
+    ``rva`` the section's RVA, which the data entry's RVA counts from.
     """
     names = 16 + 8 * len(root)
     languages = names + 24
@@ -79,7 +81,7 @@ def resources(
         + names_directory
         + struct.pack("<II", 1, SUBDIRECTORY | languages)
         + directory([(0x409, data_entry)])
-        + struct.pack("<IIII", RSRC_RVA + block, version_size, 0, 0)
+        + struct.pack("<IIII", rva + block, version_size, 0, 0)
         + VERSION_BLOCK
     )
 
@@ -92,25 +94,28 @@ def image(
     raw_size: int | None = None,
     file_alignment: int = FILE_ALIGNMENT,
     directory_count: int = 16,
+    rva: int = RSRC_RVA,
 ) -> bytes:
     """``build_pe``'s headers over ``rsrc`` at file offset ``data_at``.
 
     The section header says its raw data is at ``raw_at`` (default ``data_at``) and
-    ``raw_size`` long (default all of ``rsrc``); the optional header declares
-    ``directory_count`` data directories.
+    ``raw_size`` long (default all of ``rsrc``) and loaded at ``rva``, where the resource
+    data directory points; the optional header declares ``directory_count`` data directories.
     """
     size = len(rsrc) if raw_size is None else raw_size
     pointer = data_at if raw_at is None else raw_at
-    headers = patched(
-        BUILT[:FILE_ALIGNMENT], SECTION_FIELDS_AT, "<IIII", size, RSRC_RVA, size, pointer
-    )
-    headers = patched(headers, RESOURCE_DIRECTORY_AT, "<II", RSRC_RVA, len(rsrc))
+    headers = patched(BUILT[:FILE_ALIGNMENT], SECTION_FIELDS_AT, "<IIII", size, rva, size, pointer)
+    headers = patched(headers, RESOURCE_DIRECTORY_AT, "<II", rva, len(rsrc))
     headers = patched(headers, FILE_ALIGNMENT_AT, "<I", file_alignment)
     headers = patched(headers, DIRECTORY_COUNT_AT, "<I", directory_count)
     return headers.ljust(data_at, b"\0") + rsrc
 
 
 VERSION_ONLY = resources([(RT_VERSION, NAMES)])
+HIGH_RVA = 0x8000_1000
+"""A section RVA with the top bit set: read as a signed field it would lie before the image."""
+TAIL_HEADERS = BUILT[PE_AT:FILE_ALIGNMENT]
+"""A second copy of the PE headers and section table, for an image to carry at its end."""
 OTHER_TYPES = [(1000 + index, 0) for index in range(MAX_RESOURCE_TYPES)]
 
 IMAGES: dict[str, tuple[bytes, str | None]] = {
@@ -180,6 +185,18 @@ IMAGES: dict[str, tuple[bytes, str | None]] = {
     ),
     "the version block ends one byte past the section's end": (
         image(VERSION_ONLY, raw_size=len(VERSION_ONLY) - 1),
+        None,
+    ),
+    "resources in a section at an RVA with the top bit set": (
+        image(resources([(RT_VERSION, NAMES)], rva=HIGH_RVA), rva=HIGH_RVA),
+        VERSION,
+    ),
+    "e_lfanew pointing at a second set of headers at the end of the file": (
+        patched(BUILT, 0x3C, "<I", len(BUILT)) + TAIL_HEADERS,
+        VERSION,
+    ),
+    "e_lfanew with the top bit set, a second set of headers at the end of the file": (
+        patched(BUILT, 0x3C, "<I", (1 << 32) - len(TAIL_HEADERS)) + TAIL_HEADERS,
         None,
     ),
 }

@@ -8,7 +8,7 @@ TIMED=--deselect=tests/test_status.py::test_fifty_concurrent_astatus_probes_of_s
 declare -A TESTS=(
     [versions]="hermes_decl/versions.py tests/test_versions.py"
     [availability]="hermes_decl/resolver/availability.py tests/test_availability.py tests/test_availability_language_1_1.py tests/test_overrides.py tests/test_mutants_availability.py tests/test_budget.py tests/test_author_mistakes.py"
-    [matching]="hermes_decl/resolver/matching.py tests/test_matching.py tests/test_expand.py tests/test_mutants_matching.py"
+    [matching]="hermes_decl/resolver/matching.py tests/test_matching.py tests/test_expand.py tests/test_mutants_matching.py tests/test_evaluation_pass.py"
     [expand]="hermes_decl/resolver/expand.py tests/test_expand.py tests/test_mutants_matching.py"
     [readers]="hermes_decl/resolver/readers.py tests/test_readers.py tests/test_mutants_readers.py"
     [errors]="hermes_decl/errors.py tests/test_mutants_errors.py tests/test_declaration.py tests/test_loader.py tests/test_rules_app_block.py tests/test_rules_kinds.py tests/test_rules_requires.py --deselect=tests/test_loader.py::test_deep_nesting_is_refused"
