@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from pydantic_core import PydanticCustomError
 
-from hermes_decl.models import path_rules, rules
+from hermes_decl.models import OsFamily, path_rules, rules
 from hermes_decl.models.text_rules import TextRules
 
 DEVICE_RULE = rules.DEVICE_SEGMENT_MESSAGE
@@ -198,3 +198,301 @@ def test_a_plain_path_is_not_left_to_the_check(rule: TextRules, value: str) -> N
 )
 def test_a_path_starts_with_two_separators_only_at_its_start(text: str, two: bool) -> None:
     assert rules.starts_with_two_separators(text) is two
+
+
+NETWORK_ROOT_ANSWERS: dict[str, tuple[str, str, str | None]] = {
+    "under /net": ("/net/evil.example/app", "linux", "/net"),
+    "/net alone": ("/net", "linux", "/net"),
+    "/net and a separator": ("/net/", "linux", "/net"),
+    "dot and empty segments": ("/.//./net//evil/app", "linux", "/net"),
+    "another case on linux": ("/Net/app", "linux", None),
+    "upper case on linux": ("/NET/x", "linux", None),
+    "a longer name": ("/netx/app", "linux", None),
+    "a shorter name": ("/ne", "linux", None),
+    "deeper down": ("/opt/net/app", "linux", None),
+    "second segment": ("/x/net", "linux", None),
+    "not absolute": ("net/app", "linux", None),
+    "the root": ("/", "linux", None),
+    "the root's dot": ("/.", "linux", None),
+    "nothing": ("", "linux", None),
+    "a look-alike letter": ("/n\u0435t/x", "linux", None),
+    "macOS's second root on linux": ("/Network/Servers", "linux", None),
+    "no roots on windows": ("/net/x", "win32", None),
+    "any case on macOS": ("/NET/a", "darwin", "/net"),
+    "the servers root": ("/Network/Servers/x", "darwin", "/Network/Servers"),
+    "the servers root in other cases": ("/network/SERVERS/x", "darwin", "/Network/Servers"),
+    "a long s": ("/Network/\u017fervers/x", "darwin", "/Network/Servers"),
+    "a dot between its segments": ("/Network/./Servers", "darwin", "/Network/Servers"),
+    "an empty segment between them": ("/Network//Servers", "darwin", "/Network/Servers"),
+    "half of it": ("/Network", "darwin", None),
+    "another folder between": ("/Network/x/Servers", "darwin", None),
+    "a longer first segment": ("/Networks/Servers/x", "darwin", None),
+    "a shorter second segment": ("/Network/Server/x", "darwin", None),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "os_family", "root"), NETWORK_ROOT_ANSWERS.values(), ids=list(NETWORK_ROOT_ANSWERS)
+)
+def test_network_root_names_the_root_a_path_lies_under(
+    text: str, os_family: OsFamily, root: str | None
+) -> None:
+    assert rules.network_root(text, os_family) == root
+
+
+@pytest.mark.parametrize(
+    ("os_family", "roots"), [("linux", "/net"), ("darwin", "/net or /Network/Servers")]
+)
+def test_a_location_under_a_network_root_is_refused_in_these_words(
+    os_family: OsFamily, roots: str
+) -> None:
+    with pytest.raises(PydanticCustomError) as refused:
+        rules.location_path(" /net/evil.example/app ", os_family)
+    assert (refused.value.type, refused.value.message()) == (
+        "path_network_root",
+        f"must not be under {roots}, where the automounter mounts the host the next folder "
+        "names: looking there would contact that host; name a local folder "
+        "(got '/net/evil.example/app')",
+    )
+
+
+WORDS = {
+    **RULE_WORDS,
+    "control_character": "must not contain control characters such as a tab or a line break",
+    "bundle_not_app": "must be a bundle folder name ending in '.app'",
+}
+
+# (check, value, code, the whole message a person reads, hint included)
+NAMES_AND_FILES: list[tuple[str, str, str, str]] = [
+    (
+        "bundle_name",
+        "Xcode/Vendor.app",
+        "bad_name",
+        WORDS["bad_name"] + " (got 'Xcode/Vendor.app'; "
+        "a bundle in a subfolder needs a path location, such as '/Applications/Xcode/Vendor.app')",
+    ),
+    (
+        "bare_name",
+        "/opt/bin/TeX",
+        "bad_name",
+        WORDS["bad_name"] + " (got '/opt/bin/TeX'; "
+        "write the name alone, 'TeX', or give the whole path as a path location)",
+    ),
+    ("bare_name", "ven\x00dor", "bad_name", WORDS["bad_name"] + " (got 'ven\\x00dor')"),
+    ("relative_file", "bin\x00x", "bad_file", WORDS["bad_file"] + " (got 'bin\\x00x')"),
+    (
+        "relative_file",
+        "C:\\vendor.exe",
+        "bad_file",
+        WORDS["bad_file"] + " (got 'C:\\vendor.exe'; "
+        "write the path from the install folder, such as 'vendor.exe')",
+    ),
+    (
+        "bundle_name",
+        "/Applications/Vendor.app",
+        "bad_name",
+        WORDS["bad_name"] + " (got '/Applications/Vendor.app'; "
+        "a bundle given by its path needs a path location: "
+        "write location: '/Applications/Vendor.app')",
+    ),
+    (
+        "bundle_name",
+        "~/Applications/Vendor.app",
+        "bad_name",
+        WORDS["bad_name"] + " (got '~/Applications/Vendor.app'; "
+        "a bundle given by its path needs a path location: "
+        "write location: '~/Applications/Vendor.app')",
+    ),
+    (
+        "bundle_name",
+        "Tools/Vendor.app",
+        "bad_name",
+        WORDS["bad_name"] + " (got 'Tools/Vendor.app'; "
+        "a bundle in a subfolder needs a path location, such as '/Applications/Tools/Vendor.app')",
+    ),
+    (
+        "bundle_name",
+        "\\Tools\\Vendor.app",
+        "bad_name",
+        WORDS["bad_name"] + " (got '\\Tools\\Vendor.app'; "
+        "a bundle in a subfolder needs a path location, such as '/Applications/Tools\\Vendor.app')",
+    ),
+    (
+        "bundle_name",
+        " Tools/Vendor.app",
+        "bad_name",
+        WORDS["bad_name"] + " (got ' Tools/Vendor.app'; "
+        "a bundle in a subfolder needs a path location, such as '/Applications/ Tools/Vendor.app')",
+    ),
+    (
+        "bundle_name",
+        "Vendor",
+        "bundle_not_app",
+        WORDS["bundle_not_app"] + " (got 'Vendor'; write 'Vendor.app')",
+    ),
+    (
+        "bundle_name",
+        "Tools/a\x00.app",
+        "bad_name",
+        WORDS["bad_name"] + " (got 'Tools/a\\x00.app')",
+    ),
+    (
+        "bare_name",
+        "/usr/bin/code",
+        "bad_name",
+        WORDS["bad_name"] + " (got '/usr/bin/code'; "
+        "write the name alone, 'code', or give the whole path as a path location)",
+    ),
+    (
+        "bare_name",
+        "/usr/bin/",
+        "bad_name",
+        WORDS["bad_name"] + " (got '/usr/bin/'; "
+        "write the name alone, 'bin', or give the whole path as a path location)",
+    ),
+    (
+        "bare_name",
+        "/opt/..",
+        "bad_name",
+        WORDS["bad_name"] + " (got '/opt/..')",
+    ),
+    (
+        "bare_name",
+        "C:code",
+        "bad_name",
+        WORDS["bad_name"] + " (got 'C:code')",
+    ),
+    (
+        "bare_name",
+        "/\x00/code",
+        "bad_name",
+        WORDS["bad_name"] + " (got '/\\x00/code')",
+    ),
+    (
+        "bare_name",
+        "ve\tndor",
+        "control_character",
+        WORDS["control_character"] + " (got 've\\tndor')",
+    ),
+    (
+        "bare_name",
+        " .. ",
+        "bad_name",
+        WORDS["bad_name"] + " (got ' .. ')",
+    ),
+    (
+        "bare_name",
+        "/",
+        "bad_name",
+        WORDS["bad_name"] + " (got '/')",
+    ),
+    (
+        "bare_name",
+        "\\bin\\code",
+        "bad_name",
+        WORDS["bad_name"] + " (got '\\bin\\code')",
+    ),
+    (
+        "entry_prefix",
+        "Vendor\u200b",
+        "control_character",
+        WORDS["control_character"] + " (got 'Vendor\\u200b')",
+    ),
+    (
+        "entry_prefix",
+        "Vendor/x",
+        "bad_name",
+        WORDS["bad_name"] + " (got 'Vendor/x')",
+    ),
+    ("entry_prefix", " ", "blank", "must not be blank (got ' ')"),
+    ("plain_name", " ", "blank", "must not be blank (got ' ')"),
+    (
+        "plain_name",
+        "Ven\u202edor",
+        "control_character",
+        WORDS["control_character"] + " (got 'Ven\\u202edor')",
+    ),
+    (
+        "plain_name",
+        "Ven\tdor",
+        "control_character",
+        WORDS["control_character"] + " (got 'Ven\\tdor')",
+    ),
+    ("relative_file", " ", "blank", "must not be blank (got ' ')"),
+    (
+        "relative_file",
+        "bin//x",
+        "bad_file",
+        WORDS["bad_file"] + " (got 'bin//x')",
+    ),
+    (
+        "relative_file",
+        "/bin/x",
+        "bad_file",
+        WORDS["bad_file"] + " (got '/bin/x')",
+    ),
+    (
+        "relative_file",
+        "C:\\Program Files\\Vendor\\vendor.exe",
+        "bad_file",
+        WORDS["bad_file"] + " (got 'C:\\Program Files\\Vendor\\vendor.exe'; "
+        "write the path from the install folder, such as 'vendor.exe')",
+    ),
+    (
+        "relative_file",
+        "C:",
+        "bad_file",
+        WORDS["bad_file"] + " (got 'C:')",
+    ),
+    (
+        "relative_file",
+        "C:\\Vendor\\",
+        "bad_file",
+        WORDS["bad_file"] + " (got 'C:\\Vendor\\')",
+    ),
+    (
+        "relative_file",
+        "C:\\Vendor\\..",
+        "bad_file",
+        WORDS["bad_file"] + " (got 'C:\\Vendor\\..')",
+    ),
+    (
+        "relative_file",
+        "C:\\bin\x00\\x",
+        "bad_file",
+        WORDS["bad_file"] + " (got 'C:\\bin\\x00\\x')",
+    ),
+    (
+        "relative_file",
+        "bin\tx",
+        "control_character",
+        WORDS["control_character"] + " (got 'bin\\tx')",
+    ),
+    (
+        "relative_file",
+        "bin/nul",
+        "path_device",
+        f"{DEVICE_RULE} (got 'bin/nul'; 'nul' names the device NUL)",
+    ),
+    (
+        "relative_file",
+        "vendor:stream",
+        "bad_file",
+        WORDS["bad_file"] + " (got 'vendor:stream')",
+    ),
+    (
+        "relative_file",
+        "bin/../x",
+        "bad_file",
+        WORDS["bad_file"] + " (got 'bin/../x')",
+    ),
+]
+
+
+@pytest.mark.parametrize(("check", "raw", "code", "message"), NAMES_AND_FILES)
+def test_a_refused_name_or_file_is_told_in_these_words(
+    check: str, raw: str, code: str, message: str
+) -> None:
+    with pytest.raises(PydanticCustomError) as refused:
+        getattr(rules, check)(raw)
+    assert (refused.value.type, refused.value.message()) == (code, message)
