@@ -120,7 +120,9 @@ def test_the_scan_budget_at_its_edge(extra: int, cut_short: tuple[str, ...]) -> 
     folders = Listing(f"d{number}" for number in range(FOLDERS))
     listings = {"/a": folders, **{f"/a/{folder}": full for folder in folders}}
     listings["/a/d9"] = Listing(list(full)[: PER_FOLDER - FOLDERS + extra])
-    assert search_pattern("/a/*/x*", "linux", ListingHost(listings)).cut_short == cut_short
+    host = ListingHost(listings)
+    for shared in (None, EvaluationPass(host)):
+        assert search_pattern("/a/*/x*", "linux", host, shared=shared).cut_short == cut_short
 
 
 def test_a_spent_budget_lists_no_further_folder() -> None:
@@ -213,6 +215,17 @@ def test_a_pass_scans_a_folder_whole_only_within_the_evaluation_budget(
         budget.names_listed = MAX_NAMES_LISTED - left
         search = search_pattern("/a/x*", "linux", host, budget, shared=shared)
         assert (search.paths, search.cut_short) == (paths, cut_short)
+        assert budget.names_listed == MAX_NAMES_LISTED
+
+
+def test_a_pass_says_a_folder_stopped_at_the_match_bound_as_a_search_alone_does() -> None:
+    """Exactly ``MAX_MATCHES`` matches and a name after them: the search stopped before it."""
+    names = [f"v{number:03}" for number in range(MAX_MATCHES)]
+    host = ListingHost({"/a": Listing([*names, "zz"])})
+    for shared in (None, EvaluationPass(host)):
+        search = search_pattern("/a/v*", "linux", host, shared=shared)
+        assert search.paths == tuple(f"/a/{name}" for name in sorted(names, reverse=True))
+        assert search.cut_short == ("stopped at 256 matches of 'v*'",)
 
 
 def test_a_pass_lists_a_windows_folder_by_windows_rules() -> None:

@@ -102,7 +102,50 @@ def _sources(args: argparse.Namespace, stdin: StandardInput, err: Output) -> lis
     return list(expand(sources, pattern))
 
 
+def _check_source(
+    source: str, args: argparse.Namespace, stdin: StandardInput, out: Output
+) -> tuple[int, dict[str, Any], list[Problem]]:
+    """Check one source: its exit status, its report entry and its problems, printed as human
+    lines unless another format is asked for.
+
+    Nothing else of the file outlives the call: its document and declarations are freed by their
+    reference counts as it returns, so the collector, paused around it, has nothing left to scan.
+    """
+    where = label(source)
+    declarations, error, warnings = load_checked(
+        source,
+        at=args.at,
+        single=args.single,
+        stdin=stdin,
+        follow_symlinks=args.follow_symlinks,
+    )
+    issues = (*(error.issues if error is not None else ()), *warnings)
+    status = EXIT_OK
+    if error is not None:
+        status = failure_status(error)
+    elif warnings and args.strict:
+        status = EXIT_PROBLEMS
+    servers = sorted(declarations)
+    entry = {
+        "file": where,
+        "valid": error is None,
+        "servers": servers,
+        "issues": [issue_json(issue, where) for issue in issues],
+    }
+    if args.format == "human":
+        if error is not None:
+            out.error(error)
+        for warning in warnings:
+            out.issue(warning, where)
+        if error is None and not args.quiet:
+            names = ", ".join(servers) or "no servers"
+            out.line(f"{out.style(where, 'place')}: {out.style('ok', 'good')} ({names})")
+    return status, entry, [(where, issue) for issue in issues]
+
+
 def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
+    from hermes_decl.loader.collection import paused_collection
+
     stdin = StandardInput()
     sources = _sources(args, stdin, err)
     if sources is None:
@@ -111,37 +154,13 @@ def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
     report: list[dict[str, Any]] = []
     problems: list[Problem] = []
     for source in sources:
-        where = label(source)
-        declarations, error, warnings = load_checked(
-            source,
-            at=args.at,
-            single=args.single,
-            stdin=stdin,
-            follow_symlinks=args.follow_symlinks,
-        )
-        issues = (*(error.issues if error is not None else ()), *warnings)
-        if error is not None:
-            status = max(status, failure_status(error))
-        elif warnings and args.strict:
-            status = max(status, EXIT_PROBLEMS)
-        problems.extend((where, issue) for issue in issues)
-        report.append(
-            {
-                "file": where,
-                "valid": error is None,
-                "servers": sorted(declarations),
-                "issues": [issue_json(issue, where) for issue in issues],
-            }
-        )
-        if args.format != "human":
-            continue
-        if error is not None:
-            out.error(error)
-        for warning in warnings:
-            out.issue(warning, where)
-        if error is None and not args.quiet:
-            names = ", ".join(sorted(declarations)) or "no servers"
-            out.line(f"{out.style(where, 'place')}: {out.style('ok', 'good')} ({names})")
+        # One file's work is bounded by the loader's MAX_BYTES: paused through reading, parsing,
+        # linting and reporting, the collector never scans the file's objects while they live.
+        with paused_collection():
+            checked, entry, found = _check_source(source, args, stdin, out)
+        status = max(status, checked)
+        report.append(entry)
+        problems.extend(found)
     if args.format == "json":
         out.data({"valid": status == EXIT_OK, "files": report})
     elif args.format == "sarif":
