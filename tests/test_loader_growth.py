@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from bench.big_file import small_servers_text
+from bench.growth import GROWTH_BOUND
 from hermes_decl import cli
 from hermes_decl.declaration import DeclarationError
 from hermes_decl.loader import (
@@ -81,10 +82,6 @@ def test_a_paused_collector_stays_paused_and_an_error_restores_it() -> None:
         load_declarations_text("s0:\n  app: [\n")
     assert caught.value.issues[0].code == "yaml_syntax"
     assert gc.isenabled()
-
-
-GROWTH_BOUND = 1.05
-"""Checking N servers may grow at most as N to this power, from 1,000 servers to 10,000."""
 
 
 def _check_work(path: Path) -> tuple[list[tuple[int, int]], int]:

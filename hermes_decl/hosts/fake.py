@@ -45,7 +45,7 @@ from hermes_decl.hosts.fake_runtime import (
 from hermes_decl.hosts.fake_tree import Tree
 from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
-from hermes_decl.hosts.pathsearch import search_path, searched_folders
+from hermes_decl.hosts.pathsearch import host_searched_folders, host_which
 from hermes_decl.hosts.protocol import (
     MAX_DIR_ENTRIES,
     MAX_SUBKEYS,
@@ -302,17 +302,18 @@ class FakeHost(FakeRuntime, FakeDrives):
 
     def searched_folders(self) -> tuple[str, ...]:
         """The folders ``which`` searches: the search path given, else PATH's."""
-        path = self._search_path if self._search_path is not None else self._getenv("PATH")
-        return searched_folders(path, self._os_family)
+        return host_searched_folders(
+            os_family=self._os_family, given_path=self._search_path, getenv=self._getenv
+        )
 
     def which(self, name: str) -> str | None:
         """A command on the search path given, else PATH (PATHEXT on win32), among added files."""
         self._record("which", name)
-        return search_path(
+        return host_which(
             name,
             os_family=self._os_family,
-            path=self._search_path if self._search_path is not None else self._getenv("PATH"),
-            pathext=self._getenv("PATHEXT"),
+            given_path=self._search_path,
+            getenv=self._getenv,
             is_file=self._is_file,
         )
 

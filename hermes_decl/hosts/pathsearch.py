@@ -124,6 +124,29 @@ def searched_folders(path: str | None, os_family: OsFamily | None) -> tuple[str,
     return tuple(_path_dirs(path, os_family))
 
 
+def host_which(
+    name: str,
+    *,
+    os_family: OsFamily | None,
+    given_path: str | None,
+    getenv: Callable[[str], str | None],
+    is_file: Callable[[str], bool],
+) -> str | None:
+    """A host's ``which``: ``search_path`` over the search path it was given, else its PATH,
+    with its PATHEXT; every host answers through this one function."""
+    path = given_path if given_path is not None else getenv("PATH")
+    return search_path(
+        name, os_family=os_family, path=path, pathext=getenv("PATHEXT"), is_file=is_file
+    )
+
+
+def host_searched_folders(
+    *, os_family: OsFamily | None, given_path: str | None, getenv: Callable[[str], str | None]
+) -> tuple[str, ...]:
+    """A host's ``searched_folders``: those of the search path it was given, else of its PATH."""
+    return searched_folders(given_path if given_path is not None else getenv("PATH"), os_family)
+
+
 def _path_dirs(path: str | None, os_family: OsFamily | None) -> Iterator[str]:
     """PATH's usable directories in order, duplicates dropped."""
     if not path:

@@ -37,7 +37,7 @@ from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
 from hermes_decl.hosts.passwd import MAX_PASSWD_BYTES as MAX_PASSWD_BYTES
 from hermes_decl.hosts.passwd import passwd_home
-from hermes_decl.hosts.pathsearch import search_path, searched_folders
+from hermes_decl.hosts.pathsearch import host_searched_folders, host_which
 from hermes_decl.hosts.protocol import (
     MAX_ANCESTRY,
     FileRead,
@@ -195,16 +195,17 @@ class RootedHost:
 
     def searched_folders(self) -> tuple[str, ...]:
         """The folders ``which`` searches: the search path given, else PATH's."""
-        path = self._search_path if self._search_path is not None else self.getenv("PATH")
-        return searched_folders(path, self._os_family)
+        return host_searched_folders(
+            os_family=self._os_family, given_path=self._search_path, getenv=self.getenv
+        )
 
     def which(self, name: str) -> str | None:
         """A command on the given search path, else the environment's PATH, inside the tree."""
-        return search_path(
+        return host_which(
             name,
             os_family=self._os_family,
-            path=self._search_path if self._search_path is not None else self.getenv("PATH"),
-            pathext=self.getenv("PATHEXT"),
+            given_path=self._search_path,
+            getenv=self.getenv,
             is_file=self.is_file,
         )
 

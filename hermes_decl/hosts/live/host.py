@@ -26,7 +26,7 @@ from hermes_decl.hosts.live.file_primitives import (
     read_regular_file_facts,
 )
 from hermes_decl.hosts.machine import ArchitectureApi, native_machine
-from hermes_decl.hosts.pathsearch import search_path, searched_folders
+from hermes_decl.hosts.pathsearch import host_searched_folders, host_which
 from hermes_decl.hosts.protocol import (
     FileRead,
     FolderFacts,
@@ -207,16 +207,17 @@ class LiveHost:
 
     def searched_folders(self) -> tuple[str, ...]:
         """The folders ``which`` searches: the search path given, else PATH's."""
-        path = self._search_path if self._search_path is not None else self.getenv("PATH")
-        return searched_folders(path, self._os_family)
+        return host_searched_folders(
+            os_family=self._os_family, given_path=self._search_path, getenv=self.getenv
+        )
 
     def which(self, name: str) -> str | None:
         """A command on the search path given, else PATH (PATHEXT on Windows); any regular file."""
-        return search_path(
+        return host_which(
             name,
             os_family=self._os_family,
-            path=self._search_path if self._search_path is not None else self.getenv("PATH"),
-            pathext=self.getenv("PATHEXT"),
+            given_path=self._search_path,
+            getenv=self.getenv,
             is_file=self.is_file,
         )
 
