@@ -9,6 +9,7 @@ from __future__ import annotations
 import ntpath
 import posixpath
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from hermes_decl.models import OsFamily
 from hermes_decl.models.rules import device_segment, windows_device_name
@@ -145,6 +146,39 @@ def host_searched_folders(
 ) -> tuple[str, ...]:
     """A host's ``searched_folders``: those of the search path it was given, else of its PATH."""
     return searched_folders(given_path if given_path is not None else getenv("PATH"), os_family)
+
+
+class SearchesCommands:
+    """``which`` and ``searched_folders`` for a host that answers ``getenv`` and ``is_file``.
+
+    The live and the fixture-tree hosts search alike: the search path they were given, else
+    their PATH, each place tested through their own ``is_file``.
+    """
+
+    _os_family: OsFamily | None
+    _search_path: str | None
+
+    if TYPE_CHECKING:
+
+        def getenv(self, name: str) -> str | None: ...
+
+        def is_file(self, path: str) -> bool: ...
+
+    def searched_folders(self) -> tuple[str, ...]:
+        """The folders ``which`` searches: the search path given, else PATH's."""
+        return host_searched_folders(
+            os_family=self._os_family, given_path=self._search_path, getenv=self.getenv
+        )
+
+    def which(self, name: str) -> str | None:
+        """A command on the search path given, else PATH (PATHEXT on Windows); any regular file."""
+        return host_which(
+            name,
+            os_family=self._os_family,
+            given_path=self._search_path,
+            getenv=self.getenv,
+            is_file=self.is_file,
+        )
 
 
 def _path_dirs(path: str | None, os_family: OsFamily | None) -> Iterator[str]:

@@ -37,7 +37,7 @@ from hermes_decl.hosts.machine import normalise_machine
 from hermes_decl.hosts.os_version import macos_version
 from hermes_decl.hosts.passwd import MAX_PASSWD_BYTES as MAX_PASSWD_BYTES
 from hermes_decl.hosts.passwd import passwd_home
-from hermes_decl.hosts.pathsearch import host_searched_folders, host_which
+from hermes_decl.hosts.pathsearch import SearchesCommands
 from hermes_decl.hosts.protocol import (
     MAX_ANCESTRY,
     FileRead,
@@ -71,7 +71,7 @@ ROOTED_USER = "1000"
 """The user a ``RootedHost`` runs as unless told otherwise."""
 
 
-class RootedHost:
+class RootedHost(SearchesCommands):
     """A directory tree seen as a whole machine of ``os_family``; see the module docstring."""
 
     def __init__(
@@ -192,22 +192,6 @@ class RootedHost:
             return self._at(path, lambda place: read_place(place, size, offset), None)
         real = self.real_path(path)
         return None if real is None else read_regular_file(real, size, offset)
-
-    def searched_folders(self) -> tuple[str, ...]:
-        """The folders ``which`` searches: the search path given, else PATH's."""
-        return host_searched_folders(
-            os_family=self._os_family, given_path=self._search_path, getenv=self.getenv
-        )
-
-    def which(self, name: str) -> str | None:
-        """A command on the given search path, else the environment's PATH, inside the tree."""
-        return host_which(
-            name,
-            os_family=self._os_family,
-            given_path=self._search_path,
-            getenv=self.getenv,
-            is_file=self.is_file,
-        )
 
     def uninstall_entries(self) -> tuple[UninstallEntry, ...]:
         """The uninstall entries given to the constructor (win32 only; empty elsewhere)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from hermes_decl._regular_file import open_regular
 from hermes_decl.hosts.protocol import (
@@ -58,20 +58,20 @@ def is_absolute_here(path: str) -> bool:
 
 def path_is_file(path: str) -> bool:
     """Whether ``path`` is a regular file, symlinks followed; never raises."""
-    if not is_absolute_here(path):
-        return False
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except _PATH_ERRORS:
-        return False
+    return _mode_matches(path, stat.S_ISREG)
 
 
 def path_is_dir(path: str) -> bool:
     """Whether ``path`` is a directory, symlinks followed; never raises."""
+    return _mode_matches(path, stat.S_ISDIR)
+
+
+def _mode_matches(path: str, is_kind: Callable[[int], bool]) -> bool:
+    """Whether an absolute ``path`` exists and its mode, symlinks followed, passes ``is_kind``."""
     if not is_absolute_here(path):
         return False
     try:
-        return stat.S_ISDIR(os.stat(path).st_mode)
+        return is_kind(os.stat(path).st_mode)
     except _PATH_ERRORS:
         return False
 

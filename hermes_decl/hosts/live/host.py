@@ -26,7 +26,7 @@ from hermes_decl.hosts.live.file_primitives import (
     read_regular_file_facts,
 )
 from hermes_decl.hosts.machine import ArchitectureApi, native_machine
-from hermes_decl.hosts.pathsearch import host_searched_folders, host_which
+from hermes_decl.hosts.pathsearch import SearchesCommands
 from hermes_decl.hosts.protocol import (
     FileRead,
     FolderFacts,
@@ -125,7 +125,7 @@ class LiveArchitecture:
         return this_os.wow64_native_machine()
 
 
-class LiveHost:
+class LiveHost(SearchesCommands):
     """The machine this Python runs on.
 
     ``os_family`` defaults to the running OS (None on an OS that is none of the three); forcing
@@ -204,22 +204,6 @@ class LiveHost:
     def read_file(self, path: str, size: int, offset: int = 0) -> bytes | None:
         """At most ``size`` bytes from ``offset`` of a regular file; None when not one."""
         return read_regular_file(path, size, offset)
-
-    def searched_folders(self) -> tuple[str, ...]:
-        """The folders ``which`` searches: the search path given, else PATH's."""
-        return host_searched_folders(
-            os_family=self._os_family, given_path=self._search_path, getenv=self.getenv
-        )
-
-    def which(self, name: str) -> str | None:
-        """A command on the search path given, else PATH (PATHEXT on Windows); any regular file."""
-        return host_which(
-            name,
-            os_family=self._os_family,
-            given_path=self._search_path,
-            getenv=self.getenv,
-            is_file=self.is_file,
-        )
 
     def uninstall_entries(self) -> tuple[UninstallEntry, ...]:
         """Uninstall entries from the real registry on Windows; empty elsewhere."""
