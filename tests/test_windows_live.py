@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
@@ -15,15 +14,11 @@ from hermes_decl import declaration
 from hermes_decl.declaration import Declaration
 from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.live_host import LiveHost
+from tests.windows_reg import reg
 
 pytestmark = pytest.mark.skipif(sys.platform != "win32", reason="needs a running Windows")
 
 UNINSTALL_KEY = r"HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall"
-
-
-def reg(*arguments: str) -> None:
-    """Runs Windows' own ``reg`` tool, failing the test when it fails."""
-    subprocess.run(["reg", *arguments], check=True, capture_output=True, timeout=60)
 
 
 @pytest.fixture

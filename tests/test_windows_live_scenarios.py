@@ -25,6 +25,7 @@ from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.gpu import _read_gpu_class
 from hermes_decl.resolver.live_host import LiveHost
 from hermes_decl.testing import FakeHost
+from tests.windows_reg import reg
 
 pytestmark = pytest.mark.skipif(sys.platform != "win32", reason="needs a running Windows")
 
@@ -32,14 +33,6 @@ MACHINE_UNINSTALL_KEY = r"HKLM\Software\Microsoft\Windows\CurrentVersion\Uninsta
 DISPLAY_CLASS_KEY = (
     r"HKLM\SYSTEM\CurrentControlSet\Control\Class\{4d36e968-e325-11ce-bfc1-08002be10318}"
 )
-
-
-def reg(*arguments: str) -> str:
-    """Runs Windows' own ``reg`` tool and returns its output; the test fails when it fails."""
-    done = subprocess.run(
-        ["reg", *arguments], check=True, capture_output=True, text=True, timeout=60
-    )
-    return done.stdout
 
 
 def win32_decl(location: object, min_version: str | None = None, **block: object) -> Declaration:
