@@ -235,3 +235,34 @@ def test_a_pass_lists_a_windows_folder_by_windows_rules() -> None:
         search = search_pattern("C:/Vendor*", "win32", host, shared=shared)
         assert search.paths == ("C:\\Vendor 2",)
         assert search.cut_short == ("ignored 1 names listed in C:\\ that are not plain names",)
+
+
+CONTACT = "where the automounter would contact a host"
+
+
+def test_each_star_segment_keeps_the_refusals_of_the_ones_before() -> None:
+    """On macOS ``/*`` reaches ``/net`` and ``S*`` then ``/Network/Servers``: both are told."""
+    host = FakeHost("darwin").add_dir("/net/host").add_dir("/Network/Servers/box")
+    host.add_dir("/Network/Sandbox").add_dir("/Users/Shared")
+    for shared in (None, EvaluationPass(host)):
+        host.call_log.clear()
+        search = search_pattern("/*/S*", "darwin", host, shared=shared)
+        assert search.paths == ("/Network/Sandbox", "/Users/Shared")
+        assert search.refused == (
+            f"/net is under /net, {CONTACT}",
+            f"/Network/Servers is under /Network/Servers, {CONTACT}",
+        )
+        assert host.call_log == [("list_dir", (folder,)) for folder in ("/", "/Network", "/Users")]
+
+
+def test_the_literal_segments_before_a_star_are_joined_in_the_windows_form() -> None:
+    """Two plain segments, then a ``*``: the folder listed is ``C:\\Vendor\\Tools``, as named."""
+    host = ListingHost({"C:\\Vendor\\Tools": Listing(["App 2", "App 10", "Other"])}, "win32")
+    for shared in (None, EvaluationPass(host)):
+        host.call_log.clear()
+        search = search_pattern("C:/Vendor/Tools/App */bin/app.exe", "win32", host, shared=shared)
+        assert search.paths == (
+            "C:\\Vendor\\Tools\\App 10\\bin\\app.exe",
+            "C:\\Vendor\\Tools\\App 2\\bin\\app.exe",
+        )
+        assert host.call_log == [("list_dir", ("C:\\Vendor\\Tools",))]
