@@ -92,9 +92,7 @@ def parse_declaration(
             validators.DECLARATION, data, name=name if isinstance(name, str) else "", where=where
         )
         return explained
-    if declaration.app is not None and declaration.app is not raw_app:  # built here, not given
-        _carry_app_id(declaration.app, name)
-    return declaration
+    return declaration  # the fast validator carried the name into each block it built
 
 
 def _blocks(app: object, raw_requires: object, *, name: str, where: str) -> RequiresWithApp:
