@@ -70,6 +70,16 @@ def _rules(*, named: bool) -> Callable[[Any], Any]:
 _BLOCKS_RULES = _rules(named=False)
 _DECLARATION_RULES = _rules(named=True)
 
+TOP_RULES = frozenset({"_AtLeastOneOs", "_MinimumNeedsApp"})
+"""The ``TopRule`` classes whose rule the check says: the fast derivation refuses any other."""
+
+
+def is_check(schema: object) -> bool:
+    """Whether a fast schema node is the check of a shape's top (``fast_rules``)."""
+    if not isinstance(schema, dict) or schema.get("type") != "function-after":
+        return False
+    return schema["function"]["function"] in (_BLOCKS_RULES, _DECLARATION_RULES)
+
 
 def fast_rules(model: CoreSchema, *, named: bool) -> CoreSchema:
     """``model`` (``{app, requires}``, with ``name`` when ``named``), the rules checked after."""
