@@ -28,7 +28,12 @@ from hermes_decl.models import validators
 from hermes_decl.models.app_block import APP_ID_CONTEXT_KEY
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.fast import fast_schema, one_or_list
-from hermes_decl.models.path_rules import LOCATION_PATHS, RUNTIME_FILES
+from hermes_decl.models.path_rules import (
+    ENTRY_PREFIX,
+    LOCATION_PATHS,
+    RELATIVE_FILE,
+    RUNTIME_FILES,
+)
 from tests.test_schema import declarations, table_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,7 +113,8 @@ def _null_or_default_kind(value: object) -> bool:
 def _left_path(value: object) -> bool:
     """Whether a string somewhere is one a path's fast pattern leaves to the check."""
     if isinstance(value, str):
-        rules = [*LOCATION_PATHS.values(), *RUNTIME_FILES.values()]
+        # every rule whose fast pattern says what it leaves (``Accept.leaves``)
+        rules = [*LOCATION_PATHS.values(), *RUNTIME_FILES.values(), ENTRY_PREFIX, RELATIVE_FILE]
         return any(rule.accept.may_leave(value) for rule in rules)
     if isinstance(value, dict):
         return any(_left_path(item) for item in value.values())
