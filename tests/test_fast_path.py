@@ -24,12 +24,16 @@ from pydantic_core import SchemaValidator
 
 from hermes_decl import declaration
 from hermes_decl.loader.core_schema import safe_load
-from hermes_decl.models import AppBlock, validators
+from hermes_decl.models import validators
 from hermes_decl.models.app_block import APP_ID_CONTEXT_KEY
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.fast import fast_schema, one_or_list
-from hermes_decl.models.path_rules import LOCATION_PATHS, RUNTIME_FILES
-from hermes_decl.models.requires import RequiresWithApp
+from hermes_decl.models.path_rules import (
+    ENTRY_PREFIX,
+    LOCATION_PATHS,
+    RELATIVE_FILE,
+    RUNTIME_FILES,
+)
 from tests.test_schema import declarations, table_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,7 +113,8 @@ def _null_or_default_kind(value: object) -> bool:
 def _left_path(value: object) -> bool:
     """Whether a string somewhere is one a path's fast pattern leaves to the check."""
     if isinstance(value, str):
-        rules = [*LOCATION_PATHS.values(), *RUNTIME_FILES.values()]
+        # every rule whose fast pattern says what it leaves (``Accept.leaves``)
+        rules = [*LOCATION_PATHS.values(), *RUNTIME_FILES.values(), ENTRY_PREFIX, RELATIVE_FILE]
         return any(rule.accept.may_leave(value) for rule in rules)
     if isinstance(value, dict):
         return any(_left_path(item) for item in value.values())
@@ -143,8 +148,8 @@ def agree(raw_app: object, raw_requires: object, name: str = NAME) -> str:
             verdicts.append("left" if explained is not None else "refused")
             continue
         assert explained is not None, f"the fast schema accepts an invalid declaration: {data!r}"
-        if quick.app is not None:
-            declaration._carry_app_id(quick.app, name)
+        if quick.app is not None and fast is validators.FAST_REQUIRES_WITH_APP:
+            declaration._carry_app_id(quick.app, name)  # a whole declaration carries it itself
         assert _tree(quick) == _tree(explained), data
         assert quick == explained
         verdicts.append("fast")
@@ -199,6 +204,21 @@ def test_the_parser_carries_the_name_into_every_block_it_builds() -> None:
     assert requires.app is True and alone.linux.app_id == "other"
 
 
+def test_a_block_given_already_built_keeps_its_name_on_both_paths() -> None:
+    alone = declaration.parse_app(
+        {"linux": {"presence": "executable", "location": "/x"}}, name="other", where="w"
+    )
+    block = alone.linux if alone is not None else None
+    assert alone is not None and block is not None
+    for app in (alone, {"linux": block}):
+        decl = declaration.parse_declaration(NAME, app, None, where="w")
+        assert block.app_id == "other"
+        assert decl.app_for("linux") is block
+        data = {"name": NAME, "app": app}
+        explained = _explained(validators.DECLARATION, data, NAME)
+        assert explained is not None and explained.app_for("linux") is block
+
+
 # --- what the fast schema is made of -------------------------------------------------------------
 
 
@@ -223,12 +243,8 @@ def test_the_fast_schema_calls_python_only_for_what_nothing_else_can_say(schema:
         getattr(function, "__qualname__", repr(function))
         for function in _functions(fast_schema(schema))
     }
-    assert called == {
-        one_or_list.__qualname__,
-        AppBlock._at_least_one.__qualname__,
-        "_MinimumNeedsApp.check",
-        RequiresWithApp._cross_check.__qualname__,
-    }
+    # The rules only Python can say, all in one call at the top of the shape.
+    assert called == {one_or_list.__qualname__, "_rules.<locals>.check"}
 
 
 def _shout(value: str) -> str:
@@ -284,8 +300,5 @@ def test_a_valid_declaration_runs_python_only_for_the_rules_nothing_else_can_say
     assert called == {
         "parse_declaration",
         one_or_list.__name__,
-        "_at_least_one",
-        "check",  # min_version's rule object: _MinimumNeedsApp.check
-        "_cross_check",
-        "_carry_app_id",
+        "check",  # every rule only Python can say, and carrying the name (fast_rules)
     }

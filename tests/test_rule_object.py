@@ -17,6 +17,7 @@ from hermes_decl.models.rule_object import (
     Node,
     Renderer,
     RuleObject,
+    TopRule,
     renders,
     rule_of,
 )
@@ -99,3 +100,40 @@ def test_a_model_rule_is_no_field_metadata() -> None:
 
     with pytest.raises(TypeError, match=r"^_NotEmpty is a model's rule, not a field's$"):
         TypeAdapter(_Misplaced).rebuild(force=True)
+
+
+class _Unchecked(TopRule):
+    """A test model rule left to the top of the shape, which fast_rules does not check."""
+
+    def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
+        return renderer.generate_inner(schema["schema"])
+
+
+class _AtLeastOneOs(_Unchecked):
+    """A test rule by the name of one fast_rules checks, in a shape without that check."""
+
+
+def _top_ruled(rule: TopRule) -> Any:
+    class _TopRuled(FrozenModel):
+        text: str
+
+        @model_validator(mode="after")
+        @renders(rule)
+        def _ruled(self) -> Any:
+            return self
+
+    adapter = TypeAdapter(_TopRuled)
+    adapter.rebuild(force=True)
+    return adapter.core_schema
+
+
+def test_a_rule_left_to_the_top_must_be_one_fast_rules_checks() -> None:
+    with pytest.raises(TypeError, match=r"^_Unchecked is not checked by fast_rules: add it there$"):
+        fast_schema(_top_ruled(_Unchecked()))
+
+
+def test_a_rule_left_to_the_top_needs_the_check_at_the_top() -> None:
+    with pytest.raises(
+        TypeError, match="a rule left to the top of the shape, which has no fast_rules"
+    ):
+        fast_schema(_top_ruled(_AtLeastOneOs()))

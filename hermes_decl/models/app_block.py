@@ -35,10 +35,10 @@ from hermes_decl.models.locations import LocationSpec, location_list
 from hermes_decl.models.rule_object import (
     Derivation,
     InnerRule,
-    KeptRule,
     Node,
     Renderer,
     RuleObject,
+    TopRule,
     renders,
 )
 from hermes_decl.models.version import (
@@ -320,8 +320,9 @@ else:
     LinuxAppDef = _app_def_for("linux")
 
 
-class _AtLeastOneOs(KeptRule):
-    """``AppBlock``'s check that some OS block is present and not null."""
+class _AtLeastOneOs(TopRule):
+    """``AppBlock``'s check that some OS block is present and not null (in the fast schema, with
+    the cross-field rules)."""
 
     def json_schema(self, schema: Node, renderer: Renderer) -> JsonSchemaValue:
         generated = renderer.generate_inner(schema["schema"])

@@ -25,14 +25,21 @@ from typing import Any
 
 from pydantic_core import CoreSchema
 
+from hermes_decl.models import fast_rules
 from hermes_decl.models.app_block import AppDef
 from hermes_decl.models.common import PRESENCES
-from hermes_decl.models.rule_object import Node, keyed_by, rule_of
+from hermes_decl.models.rule_object import Node, TopRule, keyed_by, rule_of
 from hermes_decl.models.rule_object import one_or_list as one_or_list
 
 
 class _Derivation:
     """One walk over an explaining core schema, building its fast twin."""
+
+    def __init__(self) -> None:
+        self.deferred = False
+        """Whether a rule was left to the check at the top of the shape (a ``TopRule``)."""
+        self.checked = False
+        """Whether that check is in the fast twin (``fast_rules``)."""
 
     def node(self, schema: Any, presence: str | None = None) -> Any:
         if isinstance(schema, list):
@@ -67,7 +74,14 @@ class _Derivation:
                 f"no fast rule for validator {name}: give it a rule object "
                 "(hermes_decl.models.rule_object)"
             )
-        return rule.fast_form(schema, self, presence)
+        if isinstance(rule, TopRule):
+            if type(rule).__name__ not in fast_rules.TOP_RULES:
+                raise TypeError(f"{type(rule).__name__} is not checked by fast_rules: add it there")
+            self.deferred = True
+        built = rule.fast_form(schema, self, presence)
+        if fast_rules.is_check(built):
+            self.checked = True
+        return built
 
     def model(self, schema: Node, presence: str | None) -> Any:
         model = schema["cls"]
@@ -91,5 +105,8 @@ def fast_schema(explaining: CoreSchema) -> CoreSchema:
     """The fast twin of an explaining core schema (built: a deferred one is a placeholder)."""
     if not isinstance(explaining, dict):
         raise TypeError(f"not a built core schema: {type(explaining).__name__}")
-    derived: CoreSchema = _Derivation().node(explaining)
+    derivation = _Derivation()
+    derived: CoreSchema = derivation.node(explaining)
+    if derivation.deferred and not derivation.checked:
+        raise TypeError("a rule left to the top of the shape, which has no fast_rules check")
     return derived

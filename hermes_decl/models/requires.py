@@ -20,8 +20,16 @@ from hermes_decl.models.editor_schema import (
     refusal,
     type_check,
 )
+from hermes_decl.models.fast_rules import fast_rules
 from hermes_decl.models.path_rules import MIN_VERSION
-from hermes_decl.models.rule_object import Derivation, KeptRule, Node, Renderer, RuleObject, renders
+from hermes_decl.models.rule_object import (
+    Derivation,
+    Node,
+    Renderer,
+    RuleObject,
+    TopRule,
+    renders,
+)
 from hermes_decl.models.rule_object import one_or_list as fast_one_or_value
 from hermes_decl.models.version import VERSION_VARIANTS, NoVersion
 
@@ -72,9 +80,10 @@ def no_version_source_message(lacking: Sequence[str]) -> str:
     return f"needs a version source: set version.kind in {blocks}"
 
 
-class _MinimumNeedsApp(KeptRule):
+class _MinimumNeedsApp(TopRule):
     """``min_version`` needs ``app: true``, judged per field so other errors cannot hide it; in
-    JSON Schema, a rule on the enclosing ``requires``."""
+    JSON Schema, a rule on the enclosing ``requires``; in the fast schema, with the cross-field
+    rules."""
 
     MODE = "after"
 
@@ -200,7 +209,7 @@ NO_REQUIREMENTS = Requires.model_construct()
 """The default ``requires`` block, made without validating (see ``version.NO_VERSION``)."""
 
 
-class _CrossCheck(KeptRule):
+class _CrossCheck(RuleObject):
     """``requires`` judged against the ``app`` block.
 
     In JSON Schema each rule is ``if`` (the rule is broken) ``then`` (refuse the value the parser
@@ -286,6 +295,14 @@ class _CrossCheck(KeptRule):
                     },
                 )
         return generated
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        """Every rule only Python can say, at the top of the shape, in one call (``fast_rules``)."""
+        inner = schema["schema"]
+        while inner["type"] != "model":  # the model under its mapping check
+            inner = inner["schema"]
+        named = "name" in inner["cls"].model_fields
+        return fast_rules(derivation.node(schema["schema"], presence), named=named)
 
 
 class RequiresWithApp(FrozenModel):

@@ -94,6 +94,15 @@ class KeptRule(RuleObject):
         return {**schema, "schema": derivation.node(schema["schema"], presence)}
 
 
+class TopRule(RuleObject):
+    """A rule only Python can say, which the fast schema checks at the top of each shape it
+    validates, in one call with the cross-field rules (``requires.fast_rules``), rather than
+    where the explaining schema checks it: one Python call per declaration, not one per rule."""
+
+    def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
+        return derivation.node(schema["schema"], presence)
+
+
 _RULE_ATTRIBUTE = "rule_object"
 
 Function = TypeVar("Function", bound=Callable[..., Any])
