@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
+from hermes_decl._quick_init import quick_init
 from hermes_decl.hosts.pathsearch import find_in_folder
 from hermes_decl.hosts.protocol import Host, UninstallEntries, UninstallEntry
 from hermes_decl.models import (
@@ -43,7 +44,8 @@ Via = Literal["search_path", "known_folder", "uninstall_entry"]
 entry's InstallLocation; None for a path location."""
 
 
-@dataclass(frozen=True, slots=True)
+@quick_init
+@dataclass(frozen=True)
 class Candidate:
     """One place examined: which location produced it, where it is, and what was found there."""
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_decl._quick_init import quick_init
 from hermes_decl._text_enum import TextEnum
 from hermes_decl.hosts.default import default_host
 from hermes_decl.hosts.protocol import Host
@@ -38,7 +39,8 @@ class AvailabilityState(TextEnum):
 _OFFERABLE = frozenset({AvailabilityState.AVAILABLE, AvailabilityState.NO_REQUIREMENTS})
 
 
-@dataclass(frozen=True, slots=True)
+@quick_init
+@dataclass(frozen=True)
 class Availability:
     """The verdict on one declaration on one host, with what was examined to reach it."""
 
