@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from hermes_decl._quick_init import quick_init
-from hermes_decl.hosts.pathsearch import find_in_folder
+from hermes_decl.hosts.pathsearch import first_file, searched_file_names
 from hermes_decl.hosts.protocol import Host, UninstallEntries, UninstallEntry
 from hermes_decl.models import (
     KIND_LOCATIONS,
@@ -28,7 +28,12 @@ from hermes_decl.models import (
 )
 from hermes_decl.models.rules import starts_with_two_separators
 from hermes_decl.resolver.budget import WorkBudget
-from hermes_decl.resolver.evaluation_pass import EvaluationPass, folder_key, searched_keys
+from hermes_decl.resolver.evaluation_pass import (
+    CommandFolder,
+    EvaluationPass,
+    command_folder,
+    searched_keys,
+)
 from hermes_decl.resolver.expand import Expansion, expand, host_refusal, join, normalise
 from hermes_decl.resolver.expand import unsafe_reason as unsafe_reason
 from hermes_decl.resolver.known_dirs import known_dirs
@@ -121,6 +126,13 @@ class Lookup:
             return expand(template, self.os_family, self.host)
         return shared.expanded(template, self.os_family)
 
+    def command_folder(self, template: str) -> CommandFolder:
+        """A known bin folder's template expanded and read as a command's search reads it."""
+        shared = self.shared
+        if shared is None:
+            return command_folder(self.expand(template), self.os_family)
+        return shared.command_folder(template, self.os_family)
+
     def known_dirs(self, kind: str) -> tuple[str, ...]:
         """The folder templates a location kind looks in on this lookup's OS family."""
         shared = self.shared
@@ -191,16 +203,20 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     pathext = host.getenv("PATHEXT") if os_family == "win32" else None
     # A folder ``which`` searched without finding the command cannot hold it: no second look.
     searched = lookup.searched_keys() if found is None else frozenset()
+    file_names = searched_file_names(name, os_family=os_family, pathext=pathext)
     for template in lookup.known_dirs("command"):
-        folder = lookup.expand(template)
+        folder = lookup.command_folder(template)
         if folder.path is None:
             yield Look(None, folder.refused, via="known_folder")
             continue
-        if folder_key(folder.path, os_family) in searched:
+        if folder.key in searched:
             yield Look(join(os_family, folder.path, name), present=False, via="known_folder")
             continue
-        hit = find_in_folder(
-            name, folder.path, os_family=os_family, pathext=pathext, is_file=lookup.is_file
+        # ``find_in_folder``, with the name and the folder each read once.
+        hit = (
+            first_file(folder.path, file_names, os_family=os_family, is_file=lookup.is_file)
+            if file_names and folder.usable
+            else None
         )
         if hit is None:
             yield Look(join(os_family, folder.path, name), present=False, via="known_folder")
@@ -325,14 +341,6 @@ def is_present(path: str, presence: Presence, os_family: OsFamily, host: Host) -
     return host.is_dir(path) and host.is_file(join(os_family, path, "Contents", "Info.plist"))
 
 
-def _is_present(path: str, presence: Presence, lookup: Lookup) -> bool:
-    """``is_present`` through the lookup, which may share the answer with its pass."""
-    if presence == "executable":
-        shared = lookup.shared
-        return lookup.host.is_file(path) if shared is None else shared.is_file(path)
-    return is_present(path, presence, lookup.os_family, lookup.host)
-
-
 def _presence_refusal(location: LocationSpec, presence: Presence) -> str | None:
     """Why an override's location kind cannot find this block's presence, or None.
 
@@ -361,29 +369,24 @@ def locate(
         ("overrides", overrides),
         ("declaration", app_def.locations),
     )
+    presence, budget = app_def.presence, lookup.budget
     for source, locations in sources:
         for index, location in enumerate(locations):
-            refusal = (
-                _presence_refusal(location, app_def.presence) if source == "overrides" else None
-            )
+            kind = location.kind
+            refusal = _presence_refusal(location, presence) if source == "overrides" else None
             if refusal is not None:
-                yield Candidate(index, location.kind, None, "refused", refusal, source=source)
+                yield Candidate(index, kind, None, "refused", refusal, source=source)
                 continue
             for look in _looks(location, lookup):
-                spent = None if look.incomplete else lookup.budget.spent()
+                spent = None if look.incomplete else budget.spent()
                 if spent is not None:
-                    yield _budget_spent(index, location.kind, source, spent)
+                    yield _budget_spent(index, kind, source, spent)
                     return
-                lookup.budget.candidates += 1
+                budget.candidates += 1
+                outcome = _outcome(look, presence, lookup)
+                # Positional: a call with keywords costs twice as much, once per place.
                 yield Candidate(
-                    index,
-                    location.kind,
-                    look.path,
-                    _outcome(look, app_def.presence, lookup),
-                    look.detail,
-                    source=source,
-                    via=look.via,
-                    entry=look.entry,
+                    index, kind, look.path, outcome, look.detail, None, source, look.via, look.entry
                 )
 
 
@@ -405,5 +408,9 @@ def _outcome(look: Look, presence: Presence, lookup: Lookup) -> Outcome:
     present = look.present
     if present is None:
         lookup.budget.places_checked += 1
-        present = _is_present(look.path, presence, lookup)
+        path, shared = look.path, lookup.shared
+        if presence != "executable":
+            present = is_present(path, presence, lookup.os_family, lookup.host)
+        else:  # shared with the pass, when there is one
+            present = lookup.host.is_file(path) if shared is None else shared.is_file(path)
     return "present" if present else "absent"
