@@ -104,6 +104,8 @@ class Lookup:
     the pass's other evaluations; without one, it asks the host.
     """
 
+    __slots__ = ("_entries", "budget", "host", "os_family", "shared")
+
     def __init__(
         self, host: Host, os_family: OsFamily, shared: EvaluationPass | None = None
     ) -> None:

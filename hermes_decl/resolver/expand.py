@@ -39,12 +39,14 @@ def separator(os_family: OsFamily) -> str:
 
 def join(os_family: OsFamily, base: str, *names: str) -> str:
     """Join names onto a directory, in the OS family's form."""
-    sep = separator(os_family)
+    windows = os_family == "win32"
+    sep = "\\" if windows else "/"  # ``separator`` and ``normalise``, inline: once per place
     text = base
     for name in names:
-        text = text if text.endswith(("/", "\\")) else text + sep
+        if not text.endswith(("/", "\\")):
+            text += sep
         text += name
-    return normalise(os_family, text)
+    return text.replace("/", "\\") if windows else text
 
 
 def normalise(os_family: OsFamily, path: str) -> str:
