@@ -372,6 +372,9 @@ def locate(
         ("declaration", app_def.locations),
     )
     presence, budget = app_def.presence, lookup.budget
+    shared = lookup.shared
+    # The executable's check, shared with the pass when there is one (a bundle's is two).
+    is_file = lookup.host.is_file if shared is None else shared.is_file
     for source, locations in sources:
         for index, location in enumerate(locations):
             kind = location.kind
@@ -379,40 +382,36 @@ def locate(
             if refusal is not None:
                 yield Candidate(index, kind, None, "refused", refusal, source=source)
                 continue
-            for look in _looks(location, lookup):
-                spent = None if look.incomplete else budget.spent()
-                if spent is not None:
-                    yield _budget_spent(index, kind, source, spent)
-                    return
+            for path, detail, pattern, incomplete, present, via, entry in _looks(location, lookup):
+                outcome: Outcome
+                if incomplete:
+                    outcome = "incomplete"
+                else:
+                    spent = budget.spent()
+                    if spent is not None:
+                        yield _budget_spent(index, kind, source, spent)
+                        return
+                    if path is None:
+                        # Nothing to look at: an uninstall entry said the application is not
+                        # there, or a place was refused.
+                        outcome = "absent" if present is False else "refused"
+                    elif pattern:
+                        outcome = "no_match"
+                    else:
+                        if present is None:
+                            budget.places_checked += 1
+                            present = (
+                                is_file(path)
+                                if presence == "executable"
+                                else is_present(path, presence, lookup.os_family, lookup.host)
+                            )
+                        outcome = "present" if present else "absent"
                 budget.candidates += 1
-                outcome = _outcome(look, presence, lookup)
                 # Positional: a call with keywords costs twice as much, once per place.
-                yield Candidate(
-                    index, kind, look.path, outcome, look.detail, None, source, look.via, look.entry
-                )
+                yield Candidate(index, kind, path, outcome, detail, None, source, via, entry)
 
 
 def _budget_spent(index: int, kind: str, source: Source, spent: str) -> Candidate:
     """The candidate that ends a trace cut by the work budget: later places may match."""
     detail = f"stopped at the evaluation's work budget ({spent}); later places were not examined"
     return Candidate(index, kind, None, "incomplete", detail, source=source)
-
-
-def _outcome(look: Look, presence: Presence, lookup: Lookup) -> Outcome:
-    if look.incomplete:
-        return "incomplete"
-    if look.path is None:
-        # Nothing to look at: an uninstall entry said the application is not there, or a
-        # place was refused.
-        return "absent" if look.present is False else "refused"
-    if look.pattern:
-        return "no_match"
-    present = look.present
-    if present is None:
-        lookup.budget.places_checked += 1
-        path, shared = look.path, lookup.shared
-        if presence != "executable":
-            present = is_present(path, presence, lookup.os_family, lookup.host)
-        else:  # shared with the pass, when there is one
-            present = lookup.host.is_file(path) if shared is None else shared.is_file(path)
-    return "present" if present else "absent"
