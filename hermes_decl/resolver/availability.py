@@ -309,21 +309,19 @@ def _locate_and_compare(
     first_present: Candidate | None = None
     best: Candidate | None = None
     lookup = Lookup(host, os_family, shared)
+    reads_version = app_def.version_kind != "none"
     for candidate in locate(app_def, lookup, extra):
-        if first_place is None and candidate.path is not None:
-            first_place = candidate.path
-        if (
-            candidate.outcome == "present"
-            and candidate.path is not None
-            and app_def.version_kind != "none"
-        ):
+        path, outcome = candidate.path, candidate.outcome
+        if first_place is None and path is not None:
+            first_place = path
+        if outcome == "present" and path is not None and reads_version:
             found = read_version(app_def, candidate, lookup)
             candidate = candidate.with_version(found.version, found.detail)
-        if len(trace) < MAX_TRACE or candidate.outcome == "incomplete":
+        if len(trace) < MAX_TRACE or outcome == "incomplete":
             trace.append(candidate)  # a bound hit is always said
         else:
             facts["untraced"] = facts.get("untraced", 0) + 1
-        if candidate.outcome != "present" or candidate.path is None:
+        if outcome != "present" or path is None:
             continue
         if minimum is None or satisfies(candidate.version, minimum):
             facts["version_checked"] = minimum is not None
