@@ -99,3 +99,18 @@ def test_a_template_is_read_once() -> None:
         ("/x/", "A", True),
         ("/", "B", False),
     ]
+
+
+@pytest.mark.parametrize("os_family", ["linux", "darwin", "win32"])
+def test_a_template_read_as_written_is_what_expand_gives_without_asking(
+    os_family: OsFamily,
+) -> None:
+    chosen = random.Random(os_family)
+    for _ in range(400):
+        template = "".join(chosen.choice(ATOMS) for _ in range(chosen.randint(1, 6)))
+        as_written = read_template(template, os_family).as_written
+        if as_written is None:
+            continue
+        host = FakeHost(os_family, env=ENVIRONMENTS[0], home="/home/u")
+        assert expand(template, os_family, host) == Expansion(as_written)
+        assert not host.calls, template

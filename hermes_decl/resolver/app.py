@@ -38,6 +38,7 @@ from hermes_decl.resolver.expand import Expansion, expand, host_refusal, join, n
 from hermes_decl.resolver.expand import unsafe_reason as unsafe_reason
 from hermes_decl.resolver.known_dirs import known_dirs
 from hermes_decl.resolver.matching import search_pattern
+from hermes_decl.resolver.template import read_template
 
 Outcome = Literal["present", "absent", "no_match", "incomplete", "refused"]
 
@@ -123,6 +124,9 @@ class Lookup:
 
     def expand(self, template: str) -> Expansion:
         """``expand`` of a path template on this lookup's host and OS family."""
+        as_written = read_template(template, self.os_family).as_written
+        if as_written is not None:
+            return Expansion(as_written)  # what ``expand`` gives, with nothing to ask the host
         shared = self.shared
         if shared is None:
             return expand(template, self.os_family, self.host)

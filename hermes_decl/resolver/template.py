@@ -50,6 +50,9 @@ class Template(NamedTuple):
     """The variables in ``rest``, in order."""
     tail: str
     """``rest`` after its last variable (all of ``rest`` without one)."""
+    as_written: str | None
+    """The template itself when no host can change it (no variable, and not Windows, where the
+    host says which drives are network drives); None otherwise."""
 
 
 def _has_substitutions(text: str, os_family: OsFamily) -> bool:
@@ -73,6 +76,13 @@ def read_template(template: str, os_family: OsFamily) -> Template:
             follows = rest[match.end() : match.end() + 1] in ("/", "\\")
             variables.append(Variable(rest[start : match.start()], name, follows))
             start = match.end()
+    as_written = template if not has_variables and os_family != "win32" else None
     return Template(
-        has_variables, user, rest, rest[:1] in ("/", "\\"), tuple(variables), rest[start:]
+        has_variables,
+        user,
+        rest,
+        rest[:1] in ("/", "\\"),
+        tuple(variables),
+        rest[start:],
+        as_written,
     )
