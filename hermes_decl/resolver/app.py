@@ -185,13 +185,13 @@ class LocationKind:
 
 
 def _look_in_known_dirs(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
-    os_family = lookup.os_family
+    os_family, target = lookup.os_family, location.target
     for template in lookup.known_dirs(location.KIND):
         directory = lookup.expand(template)
         if directory.path is None:
             yield Look(None, directory.refused, via="known_folder")
         else:
-            yield Look(join(os_family, directory.path, location.target), via="known_folder")
+            yield Look(join(os_family, directory.path, target), via="known_folder")
 
 
 def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:

@@ -110,6 +110,8 @@ def _newest_first(matches: list[tuple[str, str]]) -> list[str]:
 class _Search:
     """One pattern's search: the folders reached so far and the bounds hit on the way."""
 
+    __slots__ = ("budget", "cut_short", "host", "os_family", "scanned", "shared")
+
     def __init__(
         self, os_family: OsFamily, host: Host, budget: WorkBudget, shared: EvaluationPass | None
     ) -> None:
