@@ -144,6 +144,20 @@ def test_a_star_never_reaches_into_a_network_root() -> None:
     assert host.call_log == [("list_dir", ("/",))]
 
 
+@pytest.mark.parametrize("os_family", ["linux", "darwin"])
+def test_network_root_agrees_with_the_pattern_whatever_the_first_character(
+    os_family: OsFamily,
+) -> None:
+    """The check skips a path whose first character starts no root; the pattern reads it all."""
+    rule = path_rules._network_roots(os_family)
+    assert rule is not None
+    for code in range(0x3000):
+        first = chr(code)
+        for tail in ("et/x", "etwork/Servers/x", "", "/net/x", "./net"):
+            path = f"/{first}{tail}"
+            assert (network_root(path, os_family) is None) == bool(rule.compiled.match(path)), path
+
+
 def test_network_root_reads_no_further_than_its_roots() -> None:
     assert network_root("/net" + "/x" * 100_000, "linux") == "/net"
     assert network_root("/" + "./" * 100_000 + "opt", "darwin") is None

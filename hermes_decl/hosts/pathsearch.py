@@ -7,7 +7,6 @@ The only thing it asks of the machine is whether a candidate is a regular file, 
 from __future__ import annotations
 
 import ntpath
-import posixpath
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -65,9 +64,36 @@ def find_in_folder(
 
     The same rules as ``search_path`` for one folder given as is (not split like a PATH value).
     """
-    if not _is_searchable_name(name, os_family) or _usable_dir(folder, os_family) is None:
+    file_names = searched_file_names(name, os_family=os_family, pathext=pathext)
+    if not file_names or not usable_folder(folder, os_family):
         return None
-    return _first_file(folder, _file_names(name, os_family, pathext), os_family, is_file)
+    return first_file(folder, file_names, os_family=os_family, is_file=is_file)
+
+
+def searched_file_names(
+    name: str, *, os_family: OsFamily | None, pathext: str | None = None
+) -> tuple[str, ...]:
+    """The file names ``find_in_folder`` looks for in each folder, in order; none for a name
+    that is never searched. One command looked for in many folders reads its name once."""
+    if not _is_searchable_name(name, os_family):
+        return ()
+    return _file_names(name, os_family, pathext)
+
+
+def usable_folder(folder: str, os_family: OsFamily | None) -> bool:
+    """Whether ``find_in_folder`` looks in ``folder`` at all (rooted for its OS, no NUL)."""
+    return _usable_dir(folder, os_family) is not None
+
+
+def first_file(
+    directory: str,
+    file_names: tuple[str, ...],
+    *,
+    os_family: OsFamily | None,
+    is_file: Callable[[str], bool],
+) -> str | None:
+    """The first of ``file_names`` in ``directory`` that ``is_file`` says is a file, or None."""
+    return _first_file(directory, file_names, os_family, is_file)
 
 
 def _first_file(
@@ -76,12 +102,21 @@ def _first_file(
     os_family: OsFamily | None,
     is_file: Callable[[str], bool],
 ) -> str | None:
-    join = ntpath.join if os_family == "win32" else posixpath.join
+    join = ntpath.join if os_family == "win32" else _posix_join
     for file_name in file_names:
         candidate = join(directory, file_name)
         if is_file(candidate):
             return candidate
     return None
+
+
+def _posix_join(directory: str, name: str) -> str:
+    """``posixpath.join`` of two strings, without its checks for bytes and path-like objects."""
+    if name.startswith("/"):
+        return name
+    if not directory or directory.endswith("/"):
+        return directory + name
+    return directory + "/" + name
 
 
 def _is_searchable_name(name: str, os_family: OsFamily | None) -> bool:

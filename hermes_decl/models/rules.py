@@ -132,6 +132,21 @@ def starts_with_two_separators(text: str) -> bool:
     return bool(_DOUBLE_SEPARATOR_START.match(text))
 
 
+_ROOT_INITIALS: dict[str, frozenset[str]] = {
+    os_family: frozenset(
+        "".join(
+            spellings(root[0][0], ignore_case=os_family in NETWORK_ROOTS_IGNORE_CASE)
+            for root in roots
+        )
+    )
+    for os_family, roots in NETWORK_ROOTS.items()
+}
+"""Every character that may start a network root's first word, per OS family with roots."""
+
+_SKIPPED_STARTS = frozenset({"", ".", "/"})
+"""What a path's second character is when its first segment may be one the OS skips."""
+
+
 def network_root(text: str, os_family: OsFamily) -> str | None:
     """The automounter's network root an absolute POSIX path lies under (``/net``), or None.
 
@@ -141,6 +156,8 @@ def network_root(text: str, os_family: OsFamily) -> str | None:
     roots = NETWORK_ROOTS.get(os_family)
     if not roots or not text.startswith("/"):
         return None
+    if text[1:2] not in _SKIPPED_STARTS and text[1:2] not in _ROOT_INITIALS[os_family]:
+        return None  # the first segment is a name no root's first word starts with
     ignore_case = os_family in NETWORK_ROOTS_IGNORE_CASE
     deepest = max(len(root) for root in roots)
     segments: list[str] = []

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
-from hermes_decl.hosts.pathsearch import find_in_folder
+from hermes_decl._quick_init import quick_init
+from hermes_decl.hosts.pathsearch import first_file, searched_file_names
 from hermes_decl.hosts.protocol import Host, UninstallEntries, UninstallEntry
 from hermes_decl.models import (
     KIND_LOCATIONS,
@@ -27,11 +28,17 @@ from hermes_decl.models import (
 )
 from hermes_decl.models.rules import starts_with_two_separators
 from hermes_decl.resolver.budget import WorkBudget
-from hermes_decl.resolver.evaluation_pass import EvaluationPass, folder_key, searched_keys
+from hermes_decl.resolver.evaluation_pass import (
+    CommandFolder,
+    EvaluationPass,
+    command_folder,
+    searched_keys,
+)
 from hermes_decl.resolver.expand import Expansion, expand, host_refusal, join, normalise
 from hermes_decl.resolver.expand import unsafe_reason as unsafe_reason
 from hermes_decl.resolver.known_dirs import known_dirs
 from hermes_decl.resolver.matching import search_pattern
+from hermes_decl.resolver.template import read_template
 
 Outcome = Literal["present", "absent", "no_match", "incomplete", "refused"]
 
@@ -43,7 +50,8 @@ Via = Literal["search_path", "known_folder", "uninstall_entry"]
 entry's InstallLocation; None for a path location."""
 
 
-@dataclass(frozen=True, slots=True)
+@quick_init
+@dataclass(frozen=True)
 class Candidate:
     """One place examined: which location produced it, where it is, and what was found there."""
 
@@ -97,6 +105,8 @@ class Lookup:
     the pass's other evaluations; without one, it asks the host.
     """
 
+    __slots__ = ("_entries", "budget", "host", "os_family", "shared")
+
     def __init__(
         self, host: Host, os_family: OsFamily, shared: EvaluationPass | None = None
     ) -> None:
@@ -114,10 +124,20 @@ class Lookup:
 
     def expand(self, template: str) -> Expansion:
         """``expand`` of a path template on this lookup's host and OS family."""
+        as_written = read_template(template, self.os_family).as_written
+        if as_written is not None:
+            return Expansion(as_written)  # what ``expand`` gives, with nothing to ask the host
         shared = self.shared
         if shared is None:
             return expand(template, self.os_family, self.host)
         return shared.expanded(template, self.os_family)
+
+    def command_folder(self, template: str) -> CommandFolder:
+        """A known bin folder's template expanded and read as a command's search reads it."""
+        shared = self.shared
+        if shared is None:
+            return command_folder(self.expand(template), self.os_family)
+        return shared.command_folder(template, self.os_family)
 
     def known_dirs(self, kind: str) -> tuple[str, ...]:
         """The folder templates a location kind looks in on this lookup's OS family."""
@@ -165,13 +185,13 @@ class LocationKind:
 
 
 def _look_in_known_dirs(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
-    os_family = lookup.os_family
+    os_family, target = lookup.os_family, location.target
     for template in lookup.known_dirs(location.KIND):
         directory = lookup.expand(template)
         if directory.path is None:
             yield Look(None, directory.refused, via="known_folder")
         else:
-            yield Look(join(os_family, directory.path, location.target), via="known_folder")
+            yield Look(join(os_family, directory.path, target), via="known_folder")
 
 
 def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
@@ -189,16 +209,20 @@ def _look_for_command(location: KindLocation, lookup: Lookup) -> Iterator[Look]:
     pathext = host.getenv("PATHEXT") if os_family == "win32" else None
     # A folder ``which`` searched without finding the command cannot hold it: no second look.
     searched = lookup.searched_keys() if found is None else frozenset()
+    file_names = searched_file_names(name, os_family=os_family, pathext=pathext)
     for template in lookup.known_dirs("command"):
-        folder = lookup.expand(template)
+        folder = lookup.command_folder(template)
         if folder.path is None:
             yield Look(None, folder.refused, via="known_folder")
             continue
-        if folder_key(folder.path, os_family) in searched:
+        if folder.key in searched:
             yield Look(join(os_family, folder.path, name), present=False, via="known_folder")
             continue
-        hit = find_in_folder(
-            name, folder.path, os_family=os_family, pathext=pathext, is_file=lookup.is_file
+        # ``find_in_folder``, with the name and the folder each read once.
+        hit = (
+            first_file(folder.path, file_names, os_family=os_family, is_file=lookup.is_file)
+            if file_names and folder.usable
+            else None
         )
         if hit is None:
             yield Look(join(os_family, folder.path, name), present=False, via="known_folder")
@@ -323,14 +347,6 @@ def is_present(path: str, presence: Presence, os_family: OsFamily, host: Host) -
     return host.is_dir(path) and host.is_file(join(os_family, path, "Contents", "Info.plist"))
 
 
-def _is_present(path: str, presence: Presence, lookup: Lookup) -> bool:
-    """``is_present`` through the lookup, which may share the answer with its pass."""
-    if presence == "executable":
-        shared = lookup.shared
-        return lookup.host.is_file(path) if shared is None else shared.is_file(path)
-    return is_present(path, presence, lookup.os_family, lookup.host)
-
-
 def _presence_refusal(location: LocationSpec, presence: Presence) -> str | None:
     """Why an override's location kind cannot find this block's presence, or None.
 
@@ -359,49 +375,47 @@ def locate(
         ("overrides", overrides),
         ("declaration", app_def.locations),
     )
+    presence, budget = app_def.presence, lookup.budget
+    shared = lookup.shared
+    # The executable's check, shared with the pass when there is one (a bundle's is two).
+    is_file = lookup.host.is_file if shared is None else shared.is_file
     for source, locations in sources:
         for index, location in enumerate(locations):
-            refusal = (
-                _presence_refusal(location, app_def.presence) if source == "overrides" else None
-            )
+            kind = location.kind
+            refusal = _presence_refusal(location, presence) if source == "overrides" else None
             if refusal is not None:
-                yield Candidate(index, location.kind, None, "refused", refusal, source=source)
+                yield Candidate(index, kind, None, "refused", refusal, source=source)
                 continue
-            for look in _looks(location, lookup):
-                spent = None if look.incomplete else lookup.budget.spent()
-                if spent is not None:
-                    yield _budget_spent(index, location.kind, source, spent)
-                    return
-                lookup.budget.candidates += 1
-                yield Candidate(
-                    index,
-                    location.kind,
-                    look.path,
-                    _outcome(look, app_def.presence, lookup),
-                    look.detail,
-                    source=source,
-                    via=look.via,
-                    entry=look.entry,
-                )
+            for path, detail, pattern, incomplete, present, via, entry in _looks(location, lookup):
+                outcome: Outcome
+                if incomplete:
+                    outcome = "incomplete"
+                else:
+                    spent = budget.spent()
+                    if spent is not None:
+                        yield _budget_spent(index, kind, source, spent)
+                        return
+                    if path is None:
+                        # Nothing to look at: an uninstall entry said the application is not
+                        # there, or a place was refused.
+                        outcome = "absent" if present is False else "refused"
+                    elif pattern:
+                        outcome = "no_match"
+                    else:
+                        if present is None:
+                            budget.places_checked += 1
+                            present = (
+                                is_file(path)
+                                if presence == "executable"
+                                else is_present(path, presence, lookup.os_family, lookup.host)
+                            )
+                        outcome = "present" if present else "absent"
+                budget.candidates += 1
+                # Positional: a call with keywords costs twice as much, once per place.
+                yield Candidate(index, kind, path, outcome, detail, None, source, via, entry)
 
 
 def _budget_spent(index: int, kind: str, source: Source, spent: str) -> Candidate:
     """The candidate that ends a trace cut by the work budget: later places may match."""
     detail = f"stopped at the evaluation's work budget ({spent}); later places were not examined"
     return Candidate(index, kind, None, "incomplete", detail, source=source)
-
-
-def _outcome(look: Look, presence: Presence, lookup: Lookup) -> Outcome:
-    if look.incomplete:
-        return "incomplete"
-    if look.path is None:
-        # Nothing to look at: an uninstall entry said the application is not there, or a
-        # place was refused.
-        return "absent" if look.present is False else "refused"
-    if look.pattern:
-        return "no_match"
-    present = look.present
-    if present is None:
-        lookup.budget.places_checked += 1
-        present = _is_present(look.path, presence, lookup)
-    return "present" if present else "absent"

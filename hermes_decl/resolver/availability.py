@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_decl._quick_init import quick_init
 from hermes_decl._text_enum import TextEnum
 from hermes_decl.hosts.default import default_host
 from hermes_decl.hosts.protocol import Host
@@ -38,7 +39,8 @@ class AvailabilityState(TextEnum):
 _OFFERABLE = frozenset({AvailabilityState.AVAILABLE, AvailabilityState.NO_REQUIREMENTS})
 
 
-@dataclass(frozen=True, slots=True)
+@quick_init
+@dataclass(frozen=True)
 class Availability:
     """The verdict on one declaration on one host, with what was examined to reach it."""
 
@@ -307,21 +309,19 @@ def _locate_and_compare(
     first_present: Candidate | None = None
     best: Candidate | None = None
     lookup = Lookup(host, os_family, shared)
+    reads_version = app_def.version_kind != "none"
     for candidate in locate(app_def, lookup, extra):
-        if first_place is None and candidate.path is not None:
-            first_place = candidate.path
-        if (
-            candidate.outcome == "present"
-            and candidate.path is not None
-            and app_def.version_kind != "none"
-        ):
+        path, outcome = candidate.path, candidate.outcome
+        if first_place is None and path is not None:
+            first_place = path
+        if outcome == "present" and path is not None and reads_version:
             found = read_version(app_def, candidate, lookup)
             candidate = candidate.with_version(found.version, found.detail)
-        if len(trace) < MAX_TRACE or candidate.outcome == "incomplete":
+        if len(trace) < MAX_TRACE or outcome == "incomplete":
             trace.append(candidate)  # a bound hit is always said
         else:
             facts["untraced"] = facts.get("untraced", 0) + 1
-        if candidate.outcome != "present" or candidate.path is None:
+        if outcome != "present" or path is None:
             continue
         if minimum is None or satisfies(candidate.version, minimum):
             facts["version_checked"] = minimum is not None

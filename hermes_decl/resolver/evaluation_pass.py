@@ -11,6 +11,9 @@ shared answer is charged to each evaluation that uses it, as if it had asked.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from hermes_decl.hosts.pathsearch import usable_folder
 from hermes_decl.hosts.protocol import Host, SearchesFolders
 from hermes_decl.models import OsFamily
 from hermes_decl.models.rules import network_root
@@ -19,7 +22,7 @@ from hermes_decl.resolver.known_dirs import known_dirs
 from hermes_decl.resolver.listing import Listed, listed_names
 from hermes_decl.resolver.overrides import UserOverrides, user_overrides
 
-__all__ = ["EvaluationPass", "folder_key"]
+__all__ = ["CommandFolder", "EvaluationPass", "command_folder", "folder_key"]
 
 
 def folder_key(folder: str, os_family: OsFamily) -> str:
@@ -30,10 +33,32 @@ def folder_key(folder: str, os_family: OsFamily) -> str:
     return folder.rstrip("/") or "/"
 
 
+class CommandFolder(NamedTuple):
+    """A known bin folder as a command's search reads it: expanded, keyed and checked once."""
+
+    path: str | None
+    """The expanded folder; None when it was refused."""
+    refused: str | None
+    """Why the folder was refused, when it was."""
+    key: str | None
+    """The folder as ``folder_key`` writes it, to compare with the folders ``which`` searched."""
+    usable: bool
+    """Whether ``find_in_folder`` looks in it at all (rooted for its OS)."""
+
+
+def command_folder(folder: Expansion, os_family: OsFamily) -> CommandFolder:
+    """A known bin folder's expansion, read as a command's search reads it."""
+    path = folder.path
+    if path is None:
+        return CommandFolder(None, folder.refused, None, False)
+    return CommandFolder(path, None, folder_key(path, os_family), usable_folder(path, os_family))
+
+
 class EvaluationPass:
     """The host's answers one pass of evaluations shares, each asked for once."""
 
     __slots__ = (
+        "_command_folders",
         "_expansions",
         "_files",
         "_found",
@@ -50,6 +75,7 @@ class EvaluationPass:
         self.host = host
         self._listings: dict[tuple[str, OsFamily], Listed] = {}
         self._expansions: dict[tuple[str, OsFamily], Expansion] = {}
+        self._command_folders: dict[tuple[str, OsFamily], CommandFolder] = {}
         self._kind_dirs: dict[tuple[str, OsFamily], tuple[str, ...]] = {}
         self._overrides: dict[OsFamily, UserOverrides] = {}
         self._searched: dict[OsFamily, frozenset[str]] = {}
@@ -74,6 +100,16 @@ class EvaluationPass:
         found = self._expansions.get(key)
         if found is None:
             found = self._expansions[key] = expand(template, os_family, self.host)
+        return found
+
+    def command_folder(self, template: str, os_family: OsFamily) -> CommandFolder:
+        """``command_folder`` of a known bin folder's template, read once per pass."""
+        key = (template, os_family)
+        found = self._command_folders.get(key)
+        if found is None:
+            found = self._command_folders[key] = command_folder(
+                self.expanded(template, os_family), os_family
+            )
         return found
 
     def kind_dirs(self, kind: str, os_family: OsFamily) -> tuple[str, ...]:

@@ -10,12 +10,10 @@ says is a network drive, is refused before anything touches it.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OsFamily
-from hermes_decl.models.path_atoms import posix_variable, tilde, windows_variable
 from hermes_decl.models.rules import (
     DRIVE_ROOT,
     device_segment,
@@ -23,12 +21,7 @@ from hermes_decl.models.rules import (
     network_root,
     starts_with_two_separators,
 )
-
-_TILDE = re.compile(tilde(r"\Z", user_group=True, keep_separator=True))
-_POSIX_VARIABLE = re.compile(posix_variable(name_groups=True))
-_ANY_VARIABLE = re.compile(
-    f"{posix_variable(name_groups=True)}|{windows_variable(name_group=True)}"
-)
+from hermes_decl.resolver.template import Template, read_template
 
 
 class Expansion(NamedTuple):
@@ -46,12 +39,14 @@ def separator(os_family: OsFamily) -> str:
 
 def join(os_family: OsFamily, base: str, *names: str) -> str:
     """Join names onto a directory, in the OS family's form."""
-    sep = separator(os_family)
+    windows = os_family == "win32"
+    sep = "\\" if windows else "/"  # ``separator`` and ``normalise``, inline: once per place
     text = base
     for name in names:
-        text = text if text.endswith(("/", "\\")) else text + sep
+        if not text.endswith(("/", "\\")):
+            text += sep
         text += name
-    return normalise(os_family, text)
+    return text.replace("/", "\\") if windows else text
 
 
 def normalise(os_family: OsFamily, path: str) -> str:
@@ -93,46 +88,6 @@ def host_refusal(path: str, os_family: OsFamily, host: Host) -> str | None:
     return unsafe_reason(path, os_family) or remote_drive_reason(path, os_family, host)
 
 
-def _has_variables(template: str, os_family: OsFamily) -> bool:
-    """Whether a path has anything to expand: a leading ``~``, a ``$`` or (Windows) a ``%``."""
-    return template.startswith("~") or _has_substitutions(template, os_family)
-
-
-def _has_substitutions(text: str, os_family: OsFamily) -> bool:
-    """Whether text may hold a variable: a ``$`` or (Windows) a ``%``."""
-    return "$" in text or (os_family == "win32" and "%" in text)
-
-
-def _substituted(text: str, os_family: OsFamily, host: Host) -> tuple[str, str | None]:
-    """``text`` with each variable replaced by its value, and why it cannot be, if it cannot."""
-    refusals: list[str] = []
-
-    def substitute(match: re.Match[str]) -> str:
-        name = match.group(1) or match.group(2) or match.group(3)
-        value = host.getenv(name)
-        if value is None:
-            refusals.append(f"variable {name} is unset")
-            return ""
-        if not value.strip():
-            # An empty value would re-root the path: $EMPTY/etc/x would become /etc/x.
-            refusals.append(f"variable {name} is set but empty")
-        elif "*" in value:
-            refusals.append(f"variable {name} holds a '*'")
-        return _joined(value, match.string[match.end() :])
-
-    pattern = _ANY_VARIABLE if os_family == "win32" else _POSIX_VARIABLE
-    substituted = pattern.sub(substitute, text)
-    return substituted, refusals[0] if refusals else None
-
-
-def _joined(value: str, following: str) -> str:
-    """A substituted value, less its trailing separators when the template supplies one.
-
-    ``HOME=/`` then gives ``/x`` for ``~/x``, not ``//x`` (which would look like a UNC path).
-    """
-    return value.rstrip("/\\") if following[:1] in ("/", "\\") else value
-
-
 def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
     """Expand ``~`` and variables through the host, then check the result is safe to look at.
 
@@ -141,29 +96,30 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
     variable is a known folder or a path the models checked by the rules ``unsafe_reason``
     applies, so it is looked at as written, unless it starts at a network drive.
     """
-    text = template
-    if not _has_variables(text, os_family):
-        remote = remote_drive_reason(text, os_family, host)
+    read = read_template(template, os_family)
+    if not read.has_variables:
+        remote = remote_drive_reason(template, os_family, host)
         if remote is not None:
-            return Expansion(None, f"{normalise(os_family, text)} {remote}")
-        return Expansion(normalise(os_family, text))
-    tilde = _TILDE.match(text)
-    if tilde:
-        user = tilde.group(1)
+            return Expansion(None, f"{normalise(os_family, template)} {remote}")
+        return Expansion(normalise(os_family, template))
+    text = template
+    user = read.user
+    if user is not None:
         home = host.user_home(user) if user else host.home()
         if home is None:
             return Expansion(None, f"the home directory of {'~' + user} is unknown")
         if not home.strip():
             return Expansion(None, f"the home directory of {'~' + user} is empty")
-        home = _joined(home, text[tilde.end() :])
+        # ``HOME=/`` then gives ``/x`` for ``~/x``, not ``//x`` (which would look like UNC).
+        home = home.rstrip("/\\") if read.separator_after_tilde else home
         if "*" in home:
             return Expansion(None, f"the home directory of {'~' + user} holds a '*'")
-        text = home + text[tilde.end() :]
+        text = home + read.rest
         rest_from = len(home)
     else:
         rest_from = 0
-    if _has_substitutions(text[rest_from:], os_family):
-        rest, refused = _substituted(text[rest_from:], os_family, host)
+    if read.variables:
+        rest, refused = _substituted(read, host)
         if refused is not None:
             return Expansion(None, refused)
         text = text[:rest_from] + rest
@@ -171,3 +127,28 @@ def expand(template: str, os_family: OsFamily, host: Host) -> Expansion:
     if reason is not None:
         return Expansion(None, f"{normalise(os_family, text)} {reason}")
     return Expansion(normalise(os_family, text))
+
+
+def _substituted(read: Template, host: Host) -> tuple[str, str | None]:
+    """The template's rest with each variable replaced by its value, and why it cannot be.
+
+    Every variable is asked for, even after one is refused, and the first refusal is the one said.
+    """
+    parts: list[str] = []
+    refused: str | None = None
+    for variable in read.variables:
+        parts.append(variable.before)
+        name = variable.name
+        value = host.getenv(name)
+        if value is None:
+            refused = refused or f"variable {name} is unset"
+            continue
+        if not value.strip():
+            # An empty value would re-root the path: $EMPTY/etc/x would become /etc/x.
+            refused = refused or f"variable {name} is set but empty"
+        elif "*" in value:
+            refused = refused or f"variable {name} holds a '*'"
+        # A value's trailing separators are dropped when the template supplies one.
+        parts.append(value.rstrip("/\\") if variable.separator_follows else value)
+    parts.append(read.tail)
+    return "".join(parts), refused

@@ -11,15 +11,17 @@ so, so the trace never reads a partial search as "absent".
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
+from hermes_decl._quick_init import quick_init
 from hermes_decl.hosts.protocol import Host
 from hermes_decl.models import OsFamily
 from hermes_decl.models.rules import network_root
 from hermes_decl.resolver.budget import MAX_NAMES_LISTED, WorkBudget
-from hermes_decl.resolver.expand import join, normalise
+from hermes_decl.resolver.expand import join, normalise, separator
 from hermes_decl.resolver.listing import listed_names
 from hermes_decl.versions import version_key
 
@@ -28,6 +30,10 @@ if TYPE_CHECKING:
 
 MAX_MATCHES = 256
 """The most directory entries a ``*`` segment considers, over all the folders it looks in."""
+
+MAX_READ_PATTERNS = 4096
+"""The most patterns whose reading (``read_pattern``) is kept; the least recently used are read
+again."""
 
 MAX_SCANNED_ENTRIES = 1_000_000
 """The most listed names one pattern examines, over all its segments and folders."""
@@ -78,6 +84,7 @@ class StarPattern:
         return name[len(first) : first_star_end]
 
 
+@quick_init
 @dataclass(frozen=True)
 class PatternSearch:
     """What a ``*`` pattern matched, and whether the search was cut short."""
@@ -102,6 +109,8 @@ def _newest_first(matches: list[tuple[str, str]]) -> list[str]:
 
 class _Search:
     """One pattern's search: the folders reached so far and the bounds hit on the way."""
+
+    __slots__ = ("budget", "cut_short", "host", "os_family", "scanned", "shared")
 
     def __init__(
         self, os_family: OsFamily, host: Host, budget: WorkBudget, shared: EvaluationPass | None
@@ -205,30 +214,56 @@ def search_pattern(
     ``budget``, the evaluation's (a budget of its own when none is given). With ``shared``, the
     evaluation pass it belongs to, each folder is listed and matched once per pass.
     """
-    root_length = 3 if os_family == "win32" else 1
-    root, rest = path[:root_length], path[root_length:]
+    read = read_pattern(path, os_family)
     search = _Search(os_family, host, budget or WorkBudget(), shared)
-    bases = [normalise(os_family, root)]
+    bases = [read.root]
     refused: list[str] = []
     root_of = network_root if shared is None else shared.network_root
+    for literal, pattern in read.steps:
+        if literal:
+            bases = [join(os_family, base, literal) for base in bases]
+        if pattern is None:
+            break
+        bases = search.segment(bases, pattern)
+        # A '*' can match the automounter's folder (``/n*t``): never look below it.
+        roots = [root_of(base, os_family) for base in bases]
+        if any(root is not None for root in roots):
+            refused += [
+                f"{base} is under {root}, where the automounter would contact a host"
+                for base, root in zip(bases, roots, strict=True)
+                if root is not None
+            ]
+            bases = [base for base, root in zip(bases, roots, strict=True) if root is None]
+    return PatternSearch(tuple(bases), tuple(search.cut_short), tuple(refused))
+
+
+class ReadPattern(NamedTuple):
+    """A ``*`` pattern split once, apart from any host: its root, then each step below it."""
+
+    root: str
+    """The pattern's root (``/``, or ``C:\\`` for Windows), in the OS family's form."""
+    steps: tuple[tuple[str, StarPattern | None], ...]
+    """Each step: the literal segments to join on first (joined by the separator, or empty),
+    then the ``*`` segment to match, None for the literal segments after the last one."""
+
+
+@functools.lru_cache(maxsize=MAX_READ_PATTERNS)
+def read_pattern(path: str, os_family: OsFamily) -> ReadPattern:
+    """The pattern's root and steps: each ``*`` segment prepared once for every evaluation.
+
+    A ``StarPattern`` is never changed once built, so the evaluations of every pass share it.
+    """
+    root_length = 3 if os_family == "win32" else 1
+    root, rest = path[:root_length], path[root_length:]
+    steps: list[tuple[str, StarPattern | None]] = []
     literal: list[str] = []  # the segments since the last '*' one, joined on at once
     for segment in (part for part in _SEPARATORS.split(rest) if part):
         if "*" not in segment:
             literal.append(segment)
             continue
-        if literal:
-            bases = [join(os_family, base, *literal) for base in bases]
-            literal = []
         pattern = StarPattern(segment, ignore_case=os_family == "win32")
-        bases = search.segment(bases, pattern)
-        # A '*' can match the automounter's folder (``/n*t``): never look below it.
-        roots = [root_of(base, os_family) for base in bases]
-        refused += [
-            f"{base} is under {root}, where the automounter would contact a host"
-            for base, root in zip(bases, roots, strict=True)
-            if root is not None
-        ]
-        bases = [base for base, root in zip(bases, roots, strict=True) if root is None]
+        steps.append((separator(os_family).join(literal), pattern))
+        literal = []
     if literal:
-        bases = [join(os_family, base, *literal) for base in bases]
-    return PatternSearch(tuple(bases), tuple(search.cut_short), tuple(refused))
+        steps.append((separator(os_family).join(literal), None))
+    return ReadPattern(normalise(os_family, root), tuple(steps))
