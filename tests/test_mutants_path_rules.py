@@ -65,7 +65,7 @@ def test_a_declaration_with_a_padded_path_one_too_long_is_refused() -> None:
 
 
 @pytest.mark.parametrize("name", ["X", "x", "XX", " X", "X X ", "\u00e9", "7"])
-def test_the_fast_form_keeps_a_plain_name_of_any_one_letter(name: str) -> None:
+def test_the_fast_form_keeps_a_short_plain_name(name: str) -> None:
     assert _fast(path_rules.PLAIN_NAME).validate_python(name) == name
     assert path_rules.PLAIN_NAME.check(name) == name
 
