@@ -1,6 +1,8 @@
-"""What a Windows location path's fast pattern leaves to the explaining check, one case per
-alternative of its colon rule: a ':' after a later character, first, after a character that is no
-letter, twice, or a drive root followed by a second separator (``tests/MUTATION.md``)."""
+"""What a path's fast pattern leaves to the explaining check (``tests/MUTATION.md``): for a Windows
+location, one case per alternative of its colon rule (a ':' after a later character, first, after
+a character that is no letter, twice, or a drive root followed by a second separator); for a POSIX
+location, a first segment that is '.' or starts like a network root; for a file inside an install
+folder, a segment of whitespace only."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import re
 
 import pytest
 
-from hermes_decl.models.path_rules import LOCATION_PATHS
+from hermes_decl.models import OsFamily
+from hermes_decl.models.path_rules import LOCATION_PATHS, RELATIVE_FILE
 
 WIN32 = LOCATION_PATHS["win32"].accept
 
@@ -44,3 +47,72 @@ def test_a_colon_the_fast_pattern_does_not_judge_is_left_to_the_check(value: str
 @pytest.mark.parametrize("value", KEPT.values(), ids=list(KEPT))
 def test_a_drive_colon_is_the_fast_patterns_own(value: str) -> None:
     assert WIN32.may_leave(value) is False
+
+
+# A POSIX path whose first segment is '.' (which the OS skips) or starts like a network root
+# ('/net', and on macOS '/Network' in any case) is left to the check, which knows the roots.
+POSIX_LEFT = {
+    "linux-dot-first": ("linux", "/./opt/vendor"),
+    "linux-dot-first-after-space": ("linux", " /./opt"),
+    "linux-n-first": ("linux", "/nvendor/app"),
+    "darwin-dot-first": ("darwin", "/./opt/vendor"),
+    "darwin-upper-n-first": ("darwin", "/Nvendor/app"),
+    "darwin-n-first": ("darwin", "/nvendor/app"),
+}
+POSIX_KEPT = {
+    "linux-upper-n-first": ("linux", "/Nvendor/app"),
+    "linux-x-first": ("linux", "/Xvendor/app"),
+    "linux-plain": ("linux", "/opt/vendor"),
+    "darwin-x-first": ("darwin", "/Xvendor/app"),
+    "darwin-plain": ("darwin", "/opt/vendor"),
+}
+
+
+@pytest.mark.parametrize(("os_family", "value"), POSIX_LEFT.values(), ids=list(POSIX_LEFT))
+def test_a_first_segment_like_a_network_root_is_left_to_the_check(
+    os_family: OsFamily, value: str
+) -> None:
+    accept = LOCATION_PATHS[os_family].accept
+    assert accept.may_leave(value) is True
+    assert re.search(accept.pattern, value.strip()) is None
+    assert LOCATION_PATHS[os_family].check(value) == value.strip()
+
+
+@pytest.mark.parametrize(("os_family", "value"), POSIX_KEPT.values(), ids=list(POSIX_KEPT))
+def test_any_other_first_segment_is_the_fast_patterns_own(os_family: OsFamily, value: str) -> None:
+    accept = LOCATION_PATHS[os_family].accept
+    assert accept.may_leave(value) is False
+    assert re.search(accept.pattern, value) is not None
+
+
+# A file inside an install folder may hold a segment of whitespace only, which the fast pattern
+# refuses and leaves to the check: first, last, or between two separators of either kind.
+FILE_LEFT = {
+    "slashes-around": "bin/ /vendor.exe",
+    "backslashes-around": "bin\\ \\vendor.exe",
+    "slash-then-backslash": "bin/ \\vendor.exe",
+    "backslash-then-slash": "bin\\ /vendor.exe",
+    "first-then-slash": " /vendor.exe",
+    "first-then-backslash": " \\vendor.exe",
+    "slash-then-last": "bin/ ",
+    "backslash-then-last": "bin\\ ",
+}
+FILE_KEPT = {
+    "slash": "bin/vendor.exe",
+    "backslash": "bin\\vendor.exe",
+    "spaces-inside-a-segment": "bin / x",
+}
+
+
+@pytest.mark.parametrize("value", FILE_LEFT.values(), ids=list(FILE_LEFT))
+def test_a_segment_of_whitespace_only_is_left_to_the_check(value: str) -> None:
+    accept = RELATIVE_FILE.accept
+    assert accept.may_leave(value) is True
+    assert re.search(accept.pattern, value) is None
+    assert RELATIVE_FILE.check(value) == value
+
+
+@pytest.mark.parametrize("value", FILE_KEPT.values(), ids=list(FILE_KEPT))
+def test_a_file_without_a_blank_segment_is_the_fast_patterns_own(value: str) -> None:
+    assert RELATIVE_FILE.accept.may_leave(value) is False
+    assert re.search(RELATIVE_FILE.accept.pattern, value) is not None

@@ -107,6 +107,13 @@ WORDED: dict[str, tuple[Callable[[str], str], str, str, str, str]] = {
         "'/opt/**/x'",
     ),
     "a star in a runtime file": (runtime_file, "/opt/*/x", "path_star", "path_star", "'/opt/*/x'"),
+    "a Windows segment of two dots and a space": (
+        windows_path,
+        "C:\\Vendor\\.. \\vendor.exe",
+        "path_parent",
+        "path_parent",
+        "'C:\\Vendor\\.. \\vendor.exe'",
+    ),
     "an unrooted Windows path": (
         windows_path,
         "Vendor\\x.exe",
@@ -131,6 +138,13 @@ WORDED: dict[str, tuple[Callable[[str], str], str, str, str, str]] = {
     ),
     "a name of two dots": (rules.bare_name, " .. ", "bad_name", "bad_name", "' .. '"),
     "a blank install file": (rules.relative_file, "  ", "blank", "blank", "'  '"),
+    "an install file under a segment of two dots and a space": (
+        rules.relative_file,
+        "bin\\.. \\vendor.exe",
+        "bad_file",
+        "bad_file",
+        "'bin\\.. \\vendor.exe'",
+    ),
     "a rooted install file": (
         rules.relative_file,
         "\\bin\\vendor.exe",

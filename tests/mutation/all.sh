@@ -29,6 +29,8 @@ RULE_TESTS=(
     tests/test_rule_patterns.py
     tests/test_mutants_rules.py
     tests/test_mutants_rules_hints.py
+    tests/test_mutants_path_leaves.py
+    tests/test_mutants_path_rules.py
     tests/test_rules_paths.py
     tests/test_schema.py::test_committed_schema_is_current
     -k "not text_rules"
