@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 TIMED=--deselect=tests/test_status.py::test_fifty_concurrent_astatus_probes_of_silent_servers_end_within_one_deadline
 declare -A TESTS=(
     [versions]="hermes_decl/versions.py tests/test_versions.py"
-    [availability]="hermes_decl/resolver/availability.py tests/test_availability.py tests/test_availability_language_1_1.py tests/test_overrides.py tests/test_mutants_availability.py tests/test_budget.py tests/test_author_mistakes.py"
+    [availability]="hermes_decl/resolver/availability.py tests/test_availability.py tests/test_availability_language_1_1.py tests/test_overrides.py tests/test_mutants_availability.py tests/test_budget.py tests/test_author_mistakes.py tests/test_evaluation_pass.py"
     [matching]="hermes_decl/resolver/matching.py tests/test_matching.py tests/test_expand.py tests/test_mutants_matching.py tests/test_evaluation_pass.py"
     [expand]="hermes_decl/resolver/expand.py tests/test_expand.py tests/test_mutants_matching.py"
     [template]="hermes_decl/resolver/template.py tests/test_template.py tests/test_expand.py tests/test_mutants_matching.py tests/test_roots_network.py"
