@@ -7,8 +7,13 @@ import pytest
 
 from hermes_decl.declaration import parse_declaration
 from hermes_decl.hosts.default import use_host
-from hermes_decl.models import OsFamily
-from hermes_decl.resolver.availability import Availability, AvailabilityState, availability
+from hermes_decl.models import Declaration, OsFamily
+from hermes_decl.resolver.availability import (
+    Availability,
+    AvailabilityState,
+    availability,
+    availability_of_all,
+)
 from hermes_decl.resolver.budget import MAX_TRACE
 from hermes_decl.testing import FakeHost
 
@@ -187,3 +192,44 @@ def test_the_trace_keeps_its_first_places_when_no_bound_is_hit() -> None:
         400 - MAX_TRACE,
     )
     assert {c.outcome for c in result.trace} == {"absent"}
+
+
+def _on_darwin() -> Declaration:
+    app = {"darwin": {"presence": "executable", "location": ["/opt/vendor/vendor"]}}
+    return parse_declaration("srv", app, {"app": True}, where="t")
+
+
+def test_a_pass_evaluates_for_the_os_family_asked_not_the_hosts() -> None:
+    decl = _on_darwin()
+    host = FakeHost("linux").add_executable("/opt/vendor/vendor")
+    (result,) = availability_of_all([decl], host=host, os_family="darwin")
+    assert (result.state, result.path, result.os_family) == (
+        AvailabilityState.AVAILABLE,
+        "/opt/vendor/vendor",
+        "darwin",
+    )
+
+
+def test_a_pass_with_no_host_given_asks_the_host_chosen_with_use_host() -> None:
+    decl = _on_darwin()
+    with use_host(FakeHost("darwin").add_executable("/opt/vendor/vendor")):
+        (result,) = availability_of_all([decl])
+    assert (result.state, result.path, result.os_family) == (
+        AvailabilityState.AVAILABLE,
+        "/opt/vendor/vendor",
+        "darwin",
+    )
+
+
+def test_a_pass_asks_the_host_given_not_the_one_chosen_with_use_host() -> None:
+    decl = _on_darwin()
+    with use_host(FakeHost("linux")):
+        (result,) = availability_of_all(
+            [decl],
+            host=FakeHost("darwin").add_executable("/opt/vendor/vendor"),
+        )
+    assert (result.state, result.path, result.os_family) == (
+        AvailabilityState.AVAILABLE,
+        "/opt/vendor/vendor",
+        "darwin",
+    )

@@ -266,3 +266,14 @@ def test_the_literal_segments_before_a_star_are_joined_in_the_windows_form() -> 
             "C:\\Vendor\\Tools\\App 2\\bin\\app.exe",
         )
         assert host.call_log == [("list_dir", ("C:\\Vendor\\Tools",))]
+
+
+def test_a_star_whose_every_match_is_an_automounter_root_reaches_nothing_below() -> None:
+    """``/n*t`` matches only ``/net``: nothing under it is looked at, and the refusal is told."""
+    host = FakeHost("linux").add_executable("/net/host/app")
+    for shared in (None, EvaluationPass(host)):
+        host.call_log.clear()
+        search = search_pattern("/n*t/host/app", "linux", host, shared=shared)
+        assert search.paths == ()
+        assert search.refused == (f"/net is under /net, {CONTACT}",)
+        assert host.call_log == [("list_dir", ("/",))]

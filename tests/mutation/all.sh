@@ -7,9 +7,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 TIMED=--deselect=tests/test_status.py::test_fifty_concurrent_astatus_probes_of_silent_servers_end_within_one_deadline
 declare -A TESTS=(
     [versions]="hermes_decl/versions.py tests/test_versions.py"
-    [availability]="hermes_decl/resolver/availability.py tests/test_availability.py tests/test_availability_language_1_1.py tests/test_overrides.py tests/test_mutants_availability.py tests/test_budget.py tests/test_author_mistakes.py"
+    [availability]="hermes_decl/resolver/availability.py tests/test_availability.py tests/test_availability_language_1_1.py tests/test_overrides.py tests/test_mutants_availability.py tests/test_budget.py tests/test_author_mistakes.py tests/test_evaluation_pass.py"
     [matching]="hermes_decl/resolver/matching.py tests/test_matching.py tests/test_expand.py tests/test_mutants_matching.py tests/test_evaluation_pass.py"
     [expand]="hermes_decl/resolver/expand.py tests/test_expand.py tests/test_mutants_matching.py"
+    [template]="hermes_decl/resolver/template.py tests/test_template.py tests/test_expand.py tests/test_mutants_matching.py tests/test_roots_network.py"
     [readers]="hermes_decl/resolver/readers.py tests/test_readers.py tests/test_mutants_readers.py"
     [errors]="hermes_decl/errors.py tests/test_mutants_errors.py tests/test_declaration.py tests/test_loader.py tests/test_rules_app_block.py tests/test_rules_kinds.py tests/test_rules_requires.py --deselect=tests/test_loader.py::test_deep_nesting_is_refused"
     [gates]="hermes_decl/gates.py tests/test_gates.py tests/test_mutants_gates.py tests/test_status.py $TIMED"
@@ -35,7 +36,7 @@ RULE_TESTS=(
     tests/test_schema.py::test_committed_schema_is_current
     -k "not text_rules"
 )
-ORDER=(versions availability matching expand readers path_rules rules errors gates status status_decision status_types)
+ORDER=(versions availability matching expand template readers path_rules rules errors gates status status_decision status_types)
 for name in "${@:-${ORDER[@]}}"; do
     if [[ -n ${BY_HAND[$name]:-} ]]; then
         "$here/../../.venv/bin/python" "$here/by_hand.py" --timeout-multiplier 20 --jobs "${BY_HAND_JOBS:-1}" \
