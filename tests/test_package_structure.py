@@ -249,10 +249,53 @@ def test_deciding_code_loads_no_live_host_until_it_is_asked(module: str) -> None
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
-def test_no_module_is_over_500_lines_in_the_host_package() -> None:
+def test_no_module_is_over_500_lines() -> None:
     lengths = {
-        name: len(MODULES[name].read_text(encoding="utf-8").splitlines())
-        for name in MODULES
-        if name.startswith("hermes_decl.hosts")
+        name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()
     }
     assert {name: length for name, length in lengths.items() if length > 500} == {}
+
+
+def is_re_export(name: str) -> bool:
+    """Whether a module only re-exports names from elsewhere: an old address kept working.
+
+    Its statements are imports, ``__all__``, imports for type checkers only and a module
+    ``__getattr__`` that loads a name on first use.
+    """
+    body = parsed(name).body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    return bool(body) and all(_re_exports(statement) for statement in body)
+
+
+def _re_exports(statement: ast.stmt) -> bool:
+    """Whether a module-level statement is one a re-export module is made of."""
+    if isinstance(statement, ast.Import | ast.ImportFrom):
+        return True
+    if isinstance(statement, ast.Assign | ast.AnnAssign):
+        return ast.unparse(statement).startswith("__all__")
+    if isinstance(statement, ast.If):
+        return ast.unparse(statement.test) == "TYPE_CHECKING" and all(
+            isinstance(inner, ast.Import | ast.ImportFrom) for inner in statement.body
+        )
+    return isinstance(statement, ast.FunctionDef) and statement.name == "__getattr__"
+
+
+def test_the_re_export_check_tells_an_old_address_from_a_module_with_code() -> None:
+    assert is_re_export("hermes_decl.resolver.status")
+    assert is_re_export("hermes_decl.resolver.host")  # with names loaded on first use
+    assert not is_re_export("hermes_decl.runtime.status")
+    assert not is_re_export("hermes_decl.hosts.live.host")
+
+
+def test_no_two_modules_share_a_name_but_old_addresses_kept_as_re_exports() -> None:
+    by_name: dict[str, list[str]] = {}
+    for name in MODULES:
+        if not is_package(name) and not name.endswith(".__main__"):
+            by_name.setdefault(name.rpartition(".")[2], []).append(name)
+    shared = {
+        short: [name for name in names if not is_re_export(name)]
+        for short, names in by_name.items()
+        if len(names) > 1
+    }
+    assert {short: names for short, names in shared.items() if len(names) > 1} == {}
