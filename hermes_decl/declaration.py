@@ -10,8 +10,7 @@ again by the models' explaining schema, whose errors say what is wrong.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError
 from pydantic_core import SchemaValidator
@@ -20,49 +19,19 @@ from hermes_decl.errors import DeclarationError, Issue, issues_from
 from hermes_decl.models import AppBlock, Declaration, Requires, validators
 from hermes_decl.models.app_block import APP_ID_CONTEXT_KEY
 from hermes_decl.models.requires import RequiresWithApp
-
-if TYPE_CHECKING:
-    from hermes_decl.registry import (
-        RegistrationConflict,
-        RegistryChange,
-        clear,
-        lookup,
-        owner_of,
-        register,
-        register_many,
-        registered,
-        subscribe,
-        unregister,
-        unregister_owner,
-    )
-
-_REGISTRY_NAMES = frozenset(
-    {
-        "RegistrationConflict",
-        "RegistryChange",
-        "clear",
-        "lookup",
-        "owner_of",
-        "register",
-        "register_many",
-        "registered",
-        "subscribe",
-        "unregister",
-        "unregister_owner",
-    }
+from hermes_decl.registry import (
+    RegistrationConflict,
+    RegistryChange,
+    clear,
+    lookup,
+    owner_of,
+    register,
+    register_many,
+    registered,
+    subscribe,
+    unregister,
+    unregister_owner,
 )
-"""The registry's names, kept here too: they load with ``hermes_decl.registry`` on first use,
-since parsing never needs them."""
-
-
-def __getattr__(name: str) -> Any:
-    """A registry name, from ``hermes_decl.registry`` on first use."""
-    if name not in _REGISTRY_NAMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module("hermes_decl.registry"), name)
-    globals()[name] = value
-    return value
-
 
 _FAST_DECLARATION = validators.FAST_DECLARATION
 _FAST_REQUIRES_WITH_APP = validators.FAST_REQUIRES_WITH_APP
