@@ -46,7 +46,7 @@ def search_path(
         return None
     file_names = _file_names(name, os_family, pathext)
     for directory in _path_dirs(path, os_family):
-        found = _first_file(directory, file_names, os_family, is_file)
+        found = first_file(directory, file_names, os_family=os_family, is_file=is_file)
         if found is not None:
             return found
     return None
@@ -93,15 +93,6 @@ def first_file(
     is_file: Callable[[str], bool],
 ) -> str | None:
     """The first of ``file_names`` in ``directory`` that ``is_file`` says is a file, or None."""
-    return _first_file(directory, file_names, os_family, is_file)
-
-
-def _first_file(
-    directory: str,
-    file_names: tuple[str, ...],
-    os_family: OsFamily | None,
-    is_file: Callable[[str], bool],
-) -> str | None:
     join = ntpath.join if os_family == "win32" else _posix_join
     for file_name in file_names:
         candidate = join(directory, file_name)
