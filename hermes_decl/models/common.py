@@ -12,6 +12,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, ErrorDetails, InitErrorDetails, PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
+from hermes_decl._record import FieldwiseRecord
 from hermes_decl._text import show
 
 OsFamily = Literal["win32", "darwin", "linux"]
@@ -35,8 +36,8 @@ MEANINGS_KEY = "x-hermes-meanings"
 """Where ``Meanings`` leaves each value's description for ``hermes_decl.schema`` to render."""
 
 
-@dataclass(frozen=True)
-class Meanings:
+@dataclass(frozen=True, eq=False, repr=False)
+class Meanings(FieldwiseRecord):
     """What each accepted value of a choice means: JSON Schema hover text, no effect on validation.
 
     As ``Annotated`` metadata it leaves the accepted values as an ``enum`` and their meanings

@@ -182,7 +182,7 @@ def key_of(value: Any) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class HintUnion(RuleObject):
     """The check that runs before the install-hint union of one OS block, keyed by the package
     manager a hint names; in JSON Schema, as a ``kind`` union: ``if key K is present then hint

@@ -65,7 +65,7 @@ def _own_problems(variant: type[KindVariant], value: object) -> list[InitErrorDe
     return []
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class KindUnion(RuleObject):
     """The check that runs before a ``kind`` union, and what JSON Schema and the fast schema make
     of the union.

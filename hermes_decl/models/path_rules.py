@@ -181,7 +181,7 @@ def _left_to_check(os_family: OsFamily) -> str:
     return left
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class _BoundedAccept(Accept):
     """An ``Accept`` whose length bound holds for the value as written, before it is stripped
     (pydantic-core would judge the stripped value), as the rules and the check judge it."""
@@ -192,7 +192,7 @@ class _BoundedAccept(Accept):
         return core_schema.chain_schema([bound, super().core_schema()])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class _PathRules(TextRules):
     """A path's rules, whose length bound editors get as ``maxLength`` with the rule's message."""
 

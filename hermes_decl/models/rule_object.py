@@ -28,6 +28,8 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
+from hermes_decl._record import FieldwiseRecord
+
 Node = dict[str, Any]
 """A core schema node as the renderings read it."""
 
@@ -52,7 +54,7 @@ class Derivation(Protocol):
     def node(self, schema: Any, presence: str | None = None) -> Any: ...
 
 
-class RuleObject(ABC):
+class RuleObject(FieldwiseRecord, ABC):
     """A check of the models that says itself what JSON Schema and the fast schema make of it."""
 
     MODE: ClassVar[Literal["before", "after"]] = "before"

@@ -27,6 +27,7 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
+from hermes_decl._record import FieldwiseRecord
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, fail
 from hermes_decl.models.rule_object import Derivation, Node, Renderer, RuleObject
 
@@ -98,8 +99,8 @@ END = r"(?![\s\S])"
 """The end of the text (``$`` would also match before a final newline in Python)."""
 
 
-@dataclass(frozen=True)
-class TextRule:
+@dataclass(frozen=True, eq=False, repr=False)
+class TextRule(FieldwiseRecord):
     """One rule a string must keep: a pattern it matches, the issue code and message if not."""
 
     code: str
@@ -126,8 +127,8 @@ def _lone_surrogate() -> re.Pattern[str]:
     return re.compile(r"[\ud800-\udfff]")
 
 
-@dataclass(frozen=True)
-class Accept:
+@dataclass(frozen=True, eq=False, repr=False)
+class Accept(FieldwiseRecord):
     """What the fast validator accepts for a string: one lookaround-free pattern, length bounds.
 
     With ``strip`` the value is judged, and kept, without its surrounding whitespace (the rule
@@ -163,7 +164,7 @@ class Accept:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class TextRules(RuleObject):
     """The rules of one string field, checked in order; the first one broken is reported.
 
