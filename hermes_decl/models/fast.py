@@ -57,12 +57,20 @@ class _Derivation:
         elif kind == "tagged-union":
             raise TypeError("a union the fast schema meets only through its explaining check")
         else:
-            built = {key: self.node(value, presence) for key, value in schema.items()}
+            built = self.members(schema, presence)
         if "ref" in schema and built.get("ref") != schema["ref"]:
             if "ref" in built:
                 raise TypeError(f"two definitions in one place: {schema['ref']}, {built['ref']}")
             built = {**built, "ref": schema["ref"]}
         return built
+
+    def members(self, schema: Node, presence: str | None) -> Node:
+        """A node's members, each derived; its metadata, which pydantic-core never reads (only
+        JSON Schema does), is shared as it is."""
+        return {
+            key: value if key == "metadata" else self.node(value, presence)
+            for key, value in schema.items()
+        }
 
     def function(self, schema: Node, presence: str | None) -> Any:
         """What the validator function's rule object runs in its place."""
@@ -87,14 +95,14 @@ class _Derivation:
         model = schema["cls"]
         if issubclass(model, AppDef):
             return self.block(schema)
-        return {key: self.node(value, presence) for key, value in schema.items()}
+        return self.members(schema, presence)
 
     def block(self, schema: Node) -> Any:
         """An OS block, one variant per ``presence``; the parser carries the name (``app_id``)
         that the explaining schema passes through the validation context."""
         variants: dict[str, Any] = {}
         for presence in PRESENCES:
-            variant = {key: self.node(value, presence) for key, value in schema.items()}
+            variant = self.members(schema, presence)
             variant.pop("post_init", None)
             variant.pop("ref", None)  # the union of the variants takes the block's place
             variants[presence] = variant
