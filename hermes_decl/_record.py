@@ -16,9 +16,25 @@ from typing import Any
 __all__ = ["FieldwiseRecord"]
 
 
+_COMPARED: dict[type, tuple[str, ...] | None] = {}
+"""Each record class's compared field names, or None for a class that is no dataclass; worked out
+on first use (typing and pydantic hash every rule object they meet while the models are built)."""
+
+
 def _fields(record: object) -> tuple[dataclasses.Field[Any], ...] | None:
     """The record's dataclass fields; None when its class is no dataclass."""
     return dataclasses.fields(record) if dataclasses.is_dataclass(record) else None
+
+
+def _compared_names(cls: type) -> tuple[str, ...] | None:
+    """The names of the fields of ``cls`` that take part in equality; None for no dataclass."""
+    try:
+        return _COMPARED[cls]
+    except KeyError:
+        fields = _fields(cls)
+        names = None if fields is None else tuple(f.name for f in fields if f.compare)
+        _COMPARED[cls] = names
+        return names
 
 
 class FieldwiseRecord:
@@ -29,10 +45,10 @@ class FieldwiseRecord:
 
     def _compared(self) -> tuple[object, ...] | None:
         """The values of the fields that take part in equality, in order; None for no dataclass."""
-        fields = _fields(self)
-        if fields is None:
+        names = _compared_names(self.__class__)
+        if names is None:
             return None
-        return tuple(getattr(self, field.name) for field in fields if field.compare)
+        return tuple([getattr(self, name) for name in names])
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__ or not isinstance(other, FieldwiseRecord):
