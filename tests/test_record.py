@@ -8,10 +8,17 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from hermes_decl import _record
 from hermes_decl._record import FieldwiseRecord
 from hermes_decl.models.app_block import OneOf
 from hermes_decl.models.common import Meanings
 from hermes_decl.models.text_rules import Accept, TextRule
+
+
+@pytest.fixture(autouse=True)
+def _fields_worked_out_afresh() -> None:
+    """Each test works out the compared fields itself, not from what an earlier one left."""
+    _record._COMPARED.clear()
 
 
 @dataclass(frozen=True, eq=False, repr=False)

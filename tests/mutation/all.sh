@@ -11,6 +11,7 @@ declare -A TESTS=(
     [matching]="hermes_decl/resolver/matching.py tests/test_matching.py tests/test_expand.py tests/test_mutants_matching.py tests/test_evaluation_pass.py"
     [expand]="hermes_decl/resolver/expand.py tests/test_expand.py tests/test_mutants_matching.py"
     [template]="hermes_decl/resolver/template.py tests/test_template.py tests/test_expand.py tests/test_mutants_matching.py tests/test_roots_network.py"
+    [record]="hermes_decl/_record.py tests/test_record.py"
     [readers]="hermes_decl/resolver/readers.py tests/test_readers.py tests/test_mutants_readers.py"
     [errors]="hermes_decl/errors.py tests/test_mutants_errors.py tests/test_declaration.py tests/test_loader.py tests/test_rules_app_block.py tests/test_rules_kinds.py tests/test_rules_requires.py --deselect=tests/test_loader.py::test_deep_nesting_is_refused"
     [gates]="hermes_decl/gates.py tests/test_gates.py tests/test_mutants_gates.py tests/test_status.py $TIMED"
@@ -36,7 +37,7 @@ RULE_TESTS=(
     tests/test_schema.py::test_committed_schema_is_current
     -k "not text_rules"
 )
-ORDER=(versions availability matching expand template readers path_rules rules errors gates status status_decision status_types)
+ORDER=(versions availability matching expand template record readers path_rules rules errors gates status status_decision status_types)
 for name in "${@:-${ORDER[@]}}"; do
     if [[ -n ${BY_HAND[$name]:-} ]]; then
         "$here/../../.venv/bin/python" "$here/by_hand.py" --timeout-multiplier 20 --jobs "${BY_HAND_JOBS:-1}" \
