@@ -1,7 +1,8 @@
 """``hermes-decl check FILE…``: validate declarations files, every problem at file:line:column.
 
-Every file is checked in one process: folders (their declarations files, recursively), ``-``
-(standard input) and ``--files-from`` lists make a catalog of any size one command.
+Every file is checked in one command: folders (their declarations files, recursively), ``-``
+(standard input) and ``--files-from`` lists make a catalog of any size one run, in this process
+or, with ``-j N``, spread over N worker processes (``check_sources``).
 """
 
 from __future__ import annotations
@@ -9,24 +10,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from hermes_decl.cli.check_sources import checked_in_order, jobs_for
 from hermes_decl.cli.ci_formats import Problem
-from hermes_decl.cli.command import (
-    EXIT_OK,
-    EXIT_PROBLEMS,
-    EXIT_USAGE,
-    Command,
-    add_selection_arguments,
-    failure_status,
-    issue_json,
-)
+from hermes_decl.cli.command import EXIT_OK, EXIT_USAGE, Command, add_selection_arguments
 from hermes_decl.cli.inputs import (
     DECLARATIONS_FILES,
     SINGLE_DECLARATION_FILES,
     STDIN,
     StandardInput,
     expand,
-    label,
-    load_checked,
 )
 from hermes_decl.cli.output import Output
 
@@ -73,6 +65,26 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="exit 1 on warnings too (a valid but doubtful declaration)",
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_job_count,
+        default=1,
+        metavar="N",
+        help="check the files in N worker processes (0: one per CPU); the output is the same, "
+        "in the same order (default 1: this process alone)",
+    )
+
+
+def _job_count(text: str) -> int:
+    """``-j``'s value: a whole number of worker processes, 0 for one per CPU."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per CPU) or more: {count}")
+    return count
 
 
 def _sources(args: argparse.Namespace, stdin: StandardInput, err: Output) -> list[str] | None:
@@ -102,49 +114,8 @@ def _sources(args: argparse.Namespace, stdin: StandardInput, err: Output) -> lis
     return list(expand(sources, pattern))
 
 
-def _check_source(
-    source: str, args: argparse.Namespace, stdin: StandardInput, out: Output
-) -> tuple[int, dict[str, Any], list[Problem]]:
-    """Check one source: its exit status, its report entry and its problems, printed as human
-    lines unless another format is asked for.
-
-    Nothing else of the file outlives the call: its document and declarations are freed by their
-    reference counts as it returns, so the collector, paused around it, has nothing left to scan.
-    """
-    where = label(source)
-    declarations, error, warnings = load_checked(
-        source,
-        at=args.at,
-        single=args.single,
-        stdin=stdin,
-        follow_symlinks=args.follow_symlinks,
-    )
-    issues = (*(error.issues if error is not None else ()), *warnings)
-    status = EXIT_OK
-    if error is not None:
-        status = failure_status(error)
-    elif warnings and args.strict:
-        status = EXIT_PROBLEMS
-    servers = sorted(declarations)
-    entry = {
-        "file": where,
-        "valid": error is None,
-        "servers": servers,
-        "issues": [issue_json(issue, where) for issue in issues],
-    }
-    if args.format == "human":
-        if error is not None:
-            out.error(error)
-        for warning in warnings:
-            out.issue(warning, where)
-        if error is None and not args.quiet:
-            names = ", ".join(servers) or "no servers"
-            out.line(f"{out.style(where, 'place')}: {out.style('ok', 'good')} ({names})")
-    return status, entry, [(where, issue) for issue in issues]
-
-
 def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
-    from hermes_decl.loader.collection import paused_collection
+    from concurrent.futures.process import BrokenProcessPool
 
     stdin = StandardInput()
     sources = _sources(args, stdin, err)
@@ -153,14 +124,16 @@ def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
     status = EXIT_OK
     report: list[dict[str, Any]] = []
     problems: list[Problem] = []
-    for source in sources:
-        # One file's work is bounded by the loader's MAX_BYTES: paused through reading, parsing,
-        # linting and reporting, the collector never scans the file's objects while they live.
-        with paused_collection():
-            checked, entry, found = _check_source(source, args, stdin, out)
-        status = max(status, checked)
-        report.append(entry)
-        problems.extend(found)
+    try:
+        for checked, entry, found in checked_in_order(
+            sources, args, stdin, out, jobs=jobs_for(args.jobs)
+        ):
+            status = max(status, checked)
+            report.append(entry)
+            problems.extend(found)
+    except BrokenProcessPool:
+        err.line("hermes-decl check: a worker process stopped before it finished (run without -j)")
+        return EXIT_USAGE
     if args.format == "json":
         out.data({"valid": status == EXIT_OK, "files": report})
     elif args.format == "sarif":

@@ -1,0 +1,158 @@
+"""Checking ``check``'s sources one by one, in this process or spread over worker processes.
+
+Either way every source's report and human lines come back in the order the sources were given,
+so ``-j N`` prints exactly what one process prints. A worker checks a run of files with the same
+options and hands back each file's status, report entry, problems and human text; standard input
+(``-``) is read here, in its place in the order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from hermes_decl.cli.ci_formats import Problem
+from hermes_decl.cli.command import EXIT_OK, EXIT_PROBLEMS, failure_status, issue_json
+from hermes_decl.cli.inputs import STDIN, StandardInput, label, load_checked
+from hermes_decl.cli.output import Output
+
+Checked = tuple[int, dict[str, Any], list[Problem]]
+"""One source's exit status, its report entry (``--json``) and its problems."""
+
+OPTIONS = ("at", "single", "follow_symlinks", "format", "quiet", "strict")
+"""The arguments that say how one source is checked: what a worker is given."""
+
+MOST_WORKERS = 61
+"""The most worker processes one check starts: Windows waits on at most 61 of them at once."""
+
+RUN_LENGTH = 64
+"""The most files one worker task checks: long enough that handing them over costs little,
+short enough that the lines of the first files are printed while the last are checked."""
+
+
+def check_source(
+    source: str, args: argparse.Namespace, stdin: StandardInput, out: Output
+) -> Checked:
+    """Check one source: its exit status, its report entry and its problems, printed as human
+    lines unless another format is asked for.
+
+    Nothing else of the file outlives the call: its document and declarations are freed by their
+    reference counts as it returns, so the collector, paused around it, has nothing left to scan.
+    """
+    from hermes_decl.loader.collection import paused_collection
+
+    where = label(source)
+    # One file's work is bounded by the loader's MAX_BYTES: paused through reading, parsing,
+    # linting and reporting, the collector never scans the file's objects while they live.
+    with paused_collection():
+        declarations, error, warnings = load_checked(
+            source,
+            at=args.at,
+            single=args.single,
+            stdin=stdin,
+            follow_symlinks=args.follow_symlinks,
+        )
+        issues = (*(error.issues if error is not None else ()), *warnings)
+        status = EXIT_OK
+        if error is not None:
+            status = failure_status(error)
+        elif warnings and args.strict:
+            status = EXIT_PROBLEMS
+        servers = sorted(declarations)
+        entry = {
+            "file": where,
+            "valid": error is None,
+            "servers": servers,
+            "issues": [issue_json(issue, where) for issue in issues],
+        }
+        if args.format == "human":
+            if error is not None:
+                out.error(error)
+            for warning in warnings:
+                out.issue(warning, where)
+            if error is None and not args.quiet:
+                names = ", ".join(servers) or "no servers"
+                out.line(f"{out.style(where, 'place')}: {out.style('ok', 'good')} ({names})")
+        return status, entry, [(where, issue) for issue in issues]
+
+
+def jobs_for(asked: int) -> int:
+    """The worker processes ``-j`` asks for: ``0`` is one per CPU this process may use."""
+    if asked > 0:
+        return asked
+    usable = getattr(os, "process_cpu_count", None) or os.cpu_count
+    return max(1, usable() or 1)
+
+
+def checked_in_order(
+    sources: Sequence[str],
+    args: argparse.Namespace,
+    stdin: StandardInput,
+    out: Output,
+    *,
+    jobs: int,
+) -> Iterator[Checked]:
+    """Each source checked, in the order given, its human lines written to ``out`` as it comes;
+    with ``jobs`` above one, runs of files are checked by that many worker processes."""
+    files = [source for source in sources if source != STDIN]
+    if jobs <= 1 or len(files) <= 1:
+        for source in sources:
+            yield check_source(source, args, stdin, out)
+        return
+    _load_checker()
+    options = argparse.Namespace(**{name: getattr(args, name) for name in OPTIONS})
+    runs = _runs(sources, jobs)
+    workers = min(jobs, MOST_WORKERS, sum(1 for run in runs if run[0] != STDIN))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: list[Future[list[tuple[Checked, str]]] | None] = [
+            None if run[0] == STDIN else pool.submit(_check_run, run, options, out.color)
+            for run in runs
+        ]
+        for task in pending:
+            if task is None:  # standard input, read here in its place
+                yield check_source(STDIN, args, stdin, out)
+                continue
+            for checked, text in task.result():
+                out.stream.write(text)  # already escaped and styled by the worker's Output
+                yield checked
+
+
+def _load_checker() -> None:
+    """Import what checking a file needs before the workers start: a worker forked from this
+    process then starts with it loaded instead of each importing it again."""
+    for module in ("hermes_decl.loader", "hermes_decl.lint"):
+        importlib.import_module(module)
+
+
+def _runs(sources: Sequence[str], jobs: int) -> list[list[str]]:
+    """The sources cut into the runs one task checks: files in runs of at most ``RUN_LENGTH``
+    (about four a worker, so that a slow run holds up little), each ``-`` alone."""
+    file_count = sum(1 for source in sources if source != STDIN)
+    length = max(1, min(RUN_LENGTH, -(-file_count // (jobs * 4))))
+    runs: list[list[str]] = []
+    for source in sources:
+        if source == STDIN:
+            runs.append([STDIN])
+        elif runs and runs[-1][0] != STDIN and len(runs[-1]) < length:
+            runs[-1].append(source)
+        else:
+            runs.append([source])
+    return runs
+
+
+def _check_run(
+    files: list[str], options: argparse.Namespace, color: bool
+) -> list[tuple[Checked, str]]:
+    """A worker's task: each file checked, with the human lines it would have printed."""
+    stdin = StandardInput()  # never read: standard input is checked by the parent
+    results = []
+    for source in files:
+        text = io.StringIO()
+        checked = check_source(source, options, stdin, Output(text, color=color))
+        results.append((checked, text.getvalue()))
+    return results

@@ -1,0 +1,166 @@
+"""``hermes-decl check -j N``: files checked by worker processes, printed as one process prints."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from hermes_decl import cli
+from hermes_decl.cli import check_sources
+from hermes_decl.cli.check_sources import _runs, jobs_for
+from tests.test_cli_check import run
+
+ROOT = Path(__file__).parent.parent
+SOURCES = (
+    "examples/vendor-studio.yaml",
+    "examples/broken.yaml",
+    "examples/linux-tool.yaml",
+    "-",
+    "examples/gpu-renderer.yaml",
+    "examples/no-such-file.yaml",
+    "examples/broken.yaml",
+    "examples/linux-tool.yaml",
+    "examples/vendor-studio.yaml",
+)
+"""Valid files, one with warnings, one with errors, a missing one and standard input between
+them: more runs than two workers, so the order the lines come back in is put to the test."""
+STDIN_TEXT = (ROOT / "examples" / "gpu-renderer.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("--color", "never"),
+        ("--color", "always"),
+        ("--format", "json"),
+        ("--format", "sarif"),
+        ("--format", "github"),
+        ("--quiet", "--strict", "--color", "never"),
+    ],
+    ids=["human", "coloured", "json", "sarif", "github", "quiet-strict"],
+)
+def test_workers_print_exactly_what_one_process_prints(options: tuple[str, ...]) -> None:
+    alone = run("check", *options, *SOURCES, stdin=STDIN_TEXT)
+    spread = run("check", *options, "-j", "2", *SOURCES, stdin=STDIN_TEXT)
+    assert (spread.returncode, spread.stdout, spread.stderr) == (
+        alone.returncode,
+        alone.stdout,
+        alone.stderr,
+    )
+    assert alone.returncode == 2  # the missing file
+    if options == ("--color", "never"):
+        places = [line.split(":")[0] for line in alone.stdout.splitlines()]
+        firsts = list(dict.fromkeys(places))
+        assert firsts[:4] == [
+            "examples/vendor-studio.yaml",
+            "examples/broken.yaml",
+            "examples/linux-tool.yaml",
+            "<stdin>",
+        ]
+
+
+def test_files_from_standard_input_are_spread_too() -> None:
+    listing = "".join(f"{source}\n" for source in SOURCES if source != "-")
+    alone = run("check", "--color", "never", "--files-from", "-", stdin=listing)
+    spread = run("check", "--color", "never", "-j", "3", "--files-from", "-", stdin=listing)
+    assert (spread.returncode, spread.stdout) == (alone.returncode, alone.stdout)
+    assert alone.stdout.count("examples/linux-tool.yaml: ok (inkwell-mcp)") == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("-1", "argument -j/--jobs: must be 0 (one per CPU) or more: -1"),
+        ("two", "argument -j/--jobs: not a whole number: 'two'"),
+        ("1.5", "argument -j/--jobs: not a whole number: '1.5'"),
+    ],
+)
+def test_a_job_count_that_is_no_whole_number_of_zero_or_more_is_a_usage_error(
+    value: str, message: str
+) -> None:
+    result = run("check", "-j", value, "examples/linux-tool.yaml")
+    assert result.returncode == 2
+    assert f"hermes-decl check: error: {message}" in result.stderr
+
+
+def test_zero_jobs_is_one_per_cpu_and_a_count_is_taken_as_it_is() -> None:
+    usable = getattr(os, "process_cpu_count", None) or os.cpu_count
+    assert jobs_for(0) == (usable() or 1)
+    assert (jobs_for(1), jobs_for(3)) == (1, 3)
+
+
+@pytest.mark.parametrize(
+    ("sources", "jobs", "lengths"),
+    [
+        (["a", "b", "-", "c"], 2, [1, 1, 1, 1]),
+        (["a", "-", "-", "b", "c"], 1, [1, 1, 1, 1, 1]),
+        ([f"f{number}" for number in range(100)], 2, [13] * 7 + [9]),
+        ([f"f{number}" for number in range(2000)], 2, [64] * 31 + [16]),
+        ([*(f"f{number}" for number in range(20)), "-", "g"], 1, [6, 6, 6, 2, 1, 1]),
+    ],
+    ids=["one-a-run", "stdin-alone", "four-runs-a-worker", "runs-bounded", "stdin-ends-a-run"],
+)
+def test_sources_are_cut_into_runs_in_their_order(
+    sources: list[str], jobs: int, lengths: list[int]
+) -> None:
+    runs = _runs(sources, jobs)
+    assert [len(each) for each in runs] == lengths
+    assert [source for each in runs for source in each] == sources
+    assert all(each == ["-"] for each in runs if "-" in each)
+
+
+def _stop_at_once(*_: object) -> object:
+    os._exit(3)
+
+
+@pytest.mark.skipif(
+    multiprocessing.get_start_method() != "fork",
+    reason="a stand-in worker reaches the workers only when they are forked from this process",
+)
+def test_a_worker_that_dies_is_said_and_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(check_sources, "_check_run", _stop_at_once)
+    status = cli.main(
+        ["check", "--color", "never", "-j", "2", "examples/broken.yaml", "examples/linux-tool.yaml"]
+    )
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.err == (
+        "hermes-decl check: a worker process stopped before it finished (run without -j)\n"
+    )
+
+
+def test_one_file_or_one_job_is_checked_in_this_process(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(check_sources, "ProcessPoolExecutor", None)  # any use would fail
+    assert cli.main(["check", "--color", "never", "-j", "4", "examples/linux-tool.yaml"]) == 0
+    assert (
+        cli.main(["check", "--color", "never", "examples/linux-tool.yaml", "examples/broken.yaml"])
+        == 1
+    )
+    assert capsys.readouterr().out.startswith("examples/linux-tool.yaml: ok (inkwell-mcp)\n")
+
+
+def test_more_jobs_than_windows_can_wait_on_start_no_more_workers_than_it_can(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started: list[int] = []
+
+    def counting(max_workers: int) -> object:
+        started.append(max_workers)
+        return ProcessPoolExecutor(max_workers=2)
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(check_sources, "ProcessPoolExecutor", counting)
+    sources = ["examples/linux-tool.yaml"] * 300
+    assert cli.main(["check", "--quiet", "-j", "100", *sources]) == 0
+    assert started == [61]
+    assert capsys.readouterr().out == ""
