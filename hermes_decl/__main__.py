@@ -4,4 +4,5 @@ import sys
 
 from hermes_decl.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not in a worker process that imports this module
+    sys.exit(main())

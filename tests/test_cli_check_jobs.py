@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from hermes_decl import cli
 from hermes_decl.cli import check_sources
 from hermes_decl.cli.check_sources import _runs, jobs_for
+from hermes_decl.cli.inputs import StandardInput
+from hermes_decl.cli.output import Output
 from tests.test_cli_check import run
 
 ROOT = Path(__file__).parent.parent
@@ -164,3 +169,48 @@ def test_more_jobs_than_windows_can_wait_on_start_no_more_workers_than_it_can(
     assert cli.main(["check", "--quiet", "-j", "100", *sources]) == 0
     assert started == [61]
     assert capsys.readouterr().out == ""
+
+
+def test_a_check_stopped_early_starts_no_more_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closed pipe or an interrupt stops the command: the runs not yet begun are cancelled."""
+    pools: list[ProcessPoolExecutor] = []
+    submitted: list[Future[object]] = []
+
+    class Recording(ProcessPoolExecutor):
+        def __init__(self, max_workers: int) -> None:
+            super().__init__(max_workers=max_workers)
+            pools.append(self)
+
+        def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
+            future = super().submit(*args, **kwargs)
+            submitted.append(future)
+            return future
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(check_sources, "ProcessPoolExecutor", Recording)
+    options = argparse.Namespace(
+        at=None, single=False, follow_symlinks=False, format="human", quiet=True, strict=False
+    )
+    sources = ["examples/linux-tool.yaml"] * 2000
+    checked = check_sources.checked_in_order(
+        sources, options, StandardInput(), Output(io.StringIO(), color=False), jobs=2
+    )
+    assert next(checked)[0] == 0
+    checked.close()
+    assert len(submitted) == 32
+    assert any(future.cancelled() for future in submitted)
+    assert all(future.done() for future in submitted)
+
+
+class _AsciiOnly(io.StringIO):
+    """A stream that cannot carry what ASCII cannot and cannot be told otherwise."""
+
+    def write(self, text: str) -> int:
+        text.encode("ascii")
+        return super().write(text)
+
+
+def test_a_workers_lines_reach_a_stream_that_cannot_carry_them_escaped() -> None:
+    stream = _AsciiOnly()
+    Output(stream, color=False).lines_written_elsewhere("caf\u00e9: ok\n")
+    assert stream.getvalue() == "caf\\xe9: ok\n"

@@ -12,7 +12,7 @@ import argparse
 import importlib
 import io
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
@@ -96,7 +96,7 @@ def checked_in_order(
     out: Output,
     *,
     jobs: int,
-) -> Iterator[Checked]:
+) -> Generator[Checked, None, None]:
     """Each source checked, in the order given, its human lines written to ``out`` as it comes;
     with ``jobs`` above one, runs of files are checked by that many worker processes."""
     files = [source for source in sources if source != STDIN]
@@ -108,7 +108,8 @@ def checked_in_order(
     options = argparse.Namespace(**{name: getattr(args, name) for name in OPTIONS})
     runs = _runs(sources, jobs)
     workers = min(jobs, MOST_WORKERS, sum(1 for run in runs if run[0] != STDIN))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         pending: list[Future[list[tuple[Checked, str]]] | None] = [
             None if run[0] == STDIN else pool.submit(_check_run, run, options, out.color)
             for run in runs
@@ -118,8 +119,11 @@ def checked_in_order(
                 yield check_source(STDIN, args, stdin, out)
                 continue
             for checked, text in task.result():
-                out.stream.write(text)  # already escaped and styled by the worker's Output
+                out.lines_written_elsewhere(text)
                 yield checked
+    finally:
+        # Stopped early (a closed pipe, an interrupt): the runs not yet started never will be.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _load_checker() -> None:

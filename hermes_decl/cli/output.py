@@ -60,11 +60,15 @@ def say(out: TextIO, text: str = "", *, after_escaping: Callable[[str], str] | N
     line = escape_controls(text)
     if after_escaping is not None:
         line = after_escaping(line)
-    line += "\n"
+    _write(out, line + "\n")
+
+
+def _write(out: TextIO, text: str) -> None:
+    """Write ``text``; what the stream's encoding cannot carry is written as ``\\u…``."""
     try:
-        out.write(line)
+        out.write(text)
     except UnicodeEncodeError:
-        out.write(line.encode("ascii", "backslashreplace").decode("ascii"))
+        out.write(text.encode("ascii", "backslashreplace").decode("ascii"))
 
 
 def say_problems(out: TextIO, error: DeclarationError) -> None:
@@ -133,6 +137,11 @@ class Output:
         """Every problem of a ``DeclarationError``."""
         for issue in error.issues:
             self.issue(issue, error.where)
+
+    def lines_written_elsewhere(self, text: str) -> None:
+        """Human lines another ``Output`` of this command has already escaped and styled (a
+        worker process's), written as they are."""
+        _write(self.stream, text)
 
     def machine_line(self, text: str) -> None:
         """One line of machine output another program parses, written exactly as it is given."""
