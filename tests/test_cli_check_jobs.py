@@ -145,7 +145,7 @@ def test_one_file_or_one_job_is_checked_in_this_process(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(ROOT)
-    monkeypatch.setattr(check_sources, "ProcessPoolExecutor", None)  # any use would fail
+    monkeypatch.setattr(check_sources, "_start_pool", None)  # any use would fail
     assert cli.main(["check", "--color", "never", "-j", "4", "examples/linux-tool.yaml"]) == 0
     assert (
         cli.main(["check", "--color", "never", "examples/linux-tool.yaml", "examples/broken.yaml"])
@@ -159,12 +159,12 @@ def test_more_jobs_than_windows_can_wait_on_start_no_more_workers_than_it_can(
 ) -> None:
     started: list[int] = []
 
-    def counting(max_workers: int) -> object:
-        started.append(max_workers)
+    def counting(workers: int) -> ProcessPoolExecutor:
+        started.append(workers)
         return ProcessPoolExecutor(max_workers=2)
 
     monkeypatch.chdir(ROOT)
-    monkeypatch.setattr(check_sources, "ProcessPoolExecutor", counting)
+    monkeypatch.setattr(check_sources, "_start_pool", counting)
     sources = ["examples/linux-tool.yaml"] * 300
     assert cli.main(["check", "--quiet", "-j", "100", *sources]) == 0
     assert started == [61]
@@ -177,8 +177,8 @@ def test_a_check_stopped_early_starts_no_more_runs(monkeypatch: pytest.MonkeyPat
     submitted: list[Future[object]] = []
 
     class Recording(ProcessPoolExecutor):
-        def __init__(self, max_workers: int) -> None:
-            super().__init__(max_workers=max_workers)
+        def __init__(self, workers: int) -> None:
+            super().__init__(max_workers=workers)
             pools.append(self)
 
         def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
@@ -187,7 +187,7 @@ def test_a_check_stopped_early_starts_no_more_runs(monkeypatch: pytest.MonkeyPat
             return future
 
     monkeypatch.chdir(ROOT)
-    monkeypatch.setattr(check_sources, "ProcessPoolExecutor", Recording)
+    monkeypatch.setattr(check_sources, "_start_pool", Recording)
     options = argparse.Namespace(
         at=None, single=False, follow_symlinks=False, format="human", quiet=True, strict=False
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from hermes_decl.cli.check_sources import checked_in_order, jobs_for
+from hermes_decl.cli.check_sources import WorkerStopped, checked_in_order, jobs_for
 from hermes_decl.cli.ci_formats import Problem
 from hermes_decl.cli.command import EXIT_OK, EXIT_USAGE, Command, add_selection_arguments
 from hermes_decl.cli.inputs import (
@@ -115,8 +115,6 @@ def _sources(args: argparse.Namespace, stdin: StandardInput, err: Output) -> lis
 
 
 def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
-    from concurrent.futures.process import BrokenProcessPool
-
     stdin = StandardInput()
     sources = _sources(args, stdin, err)
     if sources is None:
@@ -131,7 +129,7 @@ def _check(args: argparse.Namespace, out: Output, err: Output) -> int:
             status = max(status, checked)
             report.append(entry)
             problems.extend(found)
-    except BrokenProcessPool:
+    except WorkerStopped:
         err.line("hermes-decl check: a worker process stopped before it finished (run without -j)")
         return EXIT_USAGE
     if args.format == "json":

@@ -13,13 +13,15 @@ import importlib
 import io
 import os
 from collections.abc import Generator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermes_decl.cli.ci_formats import Problem
 from hermes_decl.cli.command import EXIT_OK, EXIT_PROBLEMS, failure_status, issue_json
 from hermes_decl.cli.inputs import STDIN, StandardInput, label, load_checked
 from hermes_decl.cli.output import Output
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 Checked = tuple[int, dict[str, Any], list[Problem]]
 """One source's exit status, its report entry (``--json``) and its problems."""
@@ -108,7 +110,9 @@ def checked_in_order(
     options = argparse.Namespace(**{name: getattr(args, name) for name in OPTIONS})
     runs = _runs(sources, jobs)
     workers = min(jobs, MOST_WORKERS, sum(1 for run in runs if run[0] != STDIN))
-    pool = ProcessPoolExecutor(max_workers=workers)
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = _start_pool(workers)
     try:
         pending: list[Future[list[tuple[Checked, str]]] | None] = [
             None if run[0] == STDIN else pool.submit(_check_run, run, options, out.color)
@@ -118,12 +122,28 @@ def checked_in_order(
             if task is None:  # standard input, read here in its place
                 yield check_source(STDIN, args, stdin, out)
                 continue
-            for checked, text in task.result():
+            try:
+                results = task.result()
+            except BrokenProcessPool:
+                raise WorkerStopped from None
+            for checked, text in results:
                 out.lines_written_elsewhere(text)
                 yield checked
     finally:
         # Stopped early (a closed pipe, an interrupt): the runs not yet started never will be.
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+class WorkerStopped(Exception):
+    """A worker process ended before it handed back its files (killed, out of memory)."""
+
+
+def _start_pool(workers: int) -> ProcessPoolExecutor:
+    """The worker processes; imported only here, since one process checking alone needs none of
+    ``multiprocessing`` (nor ``random``, which it imports)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=workers)
 
 
 def _load_checker() -> None:
