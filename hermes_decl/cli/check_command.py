@@ -156,6 +156,6 @@ CHECK = Command(
     _add_arguments,
     _check,
     "exit status: 0 when every file is valid (warnings included, unless --strict); 1 when a "
-    "file has problems, or warnings with --strict; 2 for a usage error or input that cannot be "
-    "read, such as a missing file.",
+    "file has problems, or warnings with --strict; 2 for a usage error, input that cannot be "
+    "read (such as a missing file), or a -j worker process that stopped before it finished.",
 )
