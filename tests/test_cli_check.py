@@ -17,6 +17,7 @@ import hermes_decl
 from hermes_decl.cli.ci_formats import github_annotation
 from hermes_decl.cli.inputs import DECLARATIONS_FILES, SINGLE_DECLARATION_FILES
 from hermes_decl.errors import Issue
+from tests.process_starts import run_started
 from tests.test_cli import GPU_RENDERER_WARNING, VENDOR_STUDIO_WARNING
 
 ROOT = Path(__file__).parent.parent
@@ -34,7 +35,7 @@ SINGLE_ERROR = (
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """Run ``python -m hermes_decl`` from the repository root with ``stdin`` as its input."""
-    return subprocess.run(
+    return run_started(
         [sys.executable, "-m", "hermes_decl", *args],
         cwd=ROOT,
         input=stdin,
