@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from bench.imports import compiled
+from hermes_decl.cli.check_sources import jobs_for
 
 MANIFESTS = 2000
 RUNS = 3
@@ -185,19 +186,14 @@ def run() -> list[tuple[str, str, str, str]]:
             "ratio",
         ),
         (
-            f"the same catalog with -j 0, one worker process per CPU ({_cpus()}), vs one process "
-            f"(wall clock, median of {RUNS})",
+            f"the same catalog with -j 0, one worker process per CPU ({jobs_for(0)}), vs one "
+            f"process (wall clock, median of {RUNS})",
             f"{median['wall, one worker a CPU']:.2f} s vs {median['wall, one process']:.2f} s "
             f"({median['wall, one worker a CPU'] / median['wall, one process']:.2f}x)",
             "no target: what spreading the catalog over the CPUs saves a person waiting",
             "ratio",
         ),
     ]
-
-
-def _cpus() -> int:
-    usable = getattr(os, "process_cpu_count", None) or os.cpu_count
-    return usable() or 1
 
 
 if __name__ == "__main__":
