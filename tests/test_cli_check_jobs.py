@@ -173,14 +173,9 @@ def test_more_jobs_than_windows_can_wait_on_start_no_more_workers_than_it_can(
 
 def test_a_check_stopped_early_starts_no_more_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A closed pipe or an interrupt stops the command: the runs not yet begun are cancelled."""
-    pools: list[ProcessPoolExecutor] = []
     submitted: list[Future[object]] = []
 
     class Recording(ProcessPoolExecutor):
-        def __init__(self, workers: int) -> None:
-            super().__init__(max_workers=workers)
-            pools.append(self)
-
         def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
             future = super().submit(*args, **kwargs)
             submitted.append(future)
