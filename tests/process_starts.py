@@ -2,27 +2,47 @@
 
 Under Wine, starting a process now and then fails with ``OSError`` (WinError 1359, an internal
 error) before the program runs at all; that says nothing about the program, so the start is tried
-again. A program that ran and failed is never run again: its result is the test's to judge.
+again. A program that ran and failed is never run again: its result is the test's to judge. Every
+process a test starts goes through here, so no test is flaky for a start Wine fumbled.
 """
 
 from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 STARTS = 3
 """How many times a start that fails with ``OSError`` is tried."""
 
+Started = TypeVar("Started")
 
-def run_started(command: Sequence[str], **options: Any) -> subprocess.CompletedProcess[Any]:
-    """``subprocess.run(command, **options)``, its start tried again when it fails to start."""
+
+def _tried_again(start_once: Callable[[], Started]) -> Started:
+    """What ``start_once()`` returns, tried up to ``STARTS`` times while it raises ``OSError``."""
     for start in range(1, STARTS + 1):
         try:
-            return subprocess.run(command, **options)
+            return start_once()
         except OSError:
             if start == STARTS:
                 raise
             time.sleep(0.5)
     raise AssertionError("unreachable: the last failed start raised")
+
+
+def run_started(command: Sequence[str], **options: Any) -> subprocess.CompletedProcess[Any]:
+    """``subprocess.run(command, **options)``, its start tried again when it fails to start."""
+    return _tried_again(lambda: subprocess.run(command, **options))
+
+
+def popen_started(command: Sequence[str], **options: Any) -> subprocess.Popen[Any]:
+    """``subprocess.Popen(command, **options)``, its start tried again when it fails to start."""
+    return _tried_again(lambda: subprocess.Popen(command, **options))
+
+
+def output_of(command: Sequence[str], **options: Any) -> str:
+    """What ``command`` printed, stripped; it must exit 0 within a minute."""
+    done = run_started(command, capture_output=True, text=True, check=True, timeout=60, **options)
+    printed: str = done.stdout
+    return printed.strip()

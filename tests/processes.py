@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from tests.process_starts import popen_started
 
 NOBODY_UID = 65534
 """The unprivileged user a root test starts its foreign process as."""
@@ -31,7 +32,7 @@ def another_users_process() -> Iterator[int]:
             return
         sleep = shutil.which("sleep")
         assert sleep is not None, "a POSIX machine has sleep"
-        child = subprocess.Popen(
+        child = popen_started(
             [sleep, str(LIFETIME_S)],
             user=NOBODY_UID,
             group=NOBODY_UID,

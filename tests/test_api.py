@@ -11,6 +11,7 @@ import hermes_decl
 from hermes_decl import models
 from hermes_decl.models.app_block import DarwinAppDef, LinuxAppDef, Win32AppDef
 from hermes_decl.resolver.app import LOCATION_KINDS
+from tests.process_starts import run_started
 
 PUBLIC_MODULES = ["hermes_decl", "hermes_decl.declaration", "hermes_decl.models"]
 
@@ -141,10 +142,9 @@ def test_the_front_door_holds_what_a_host_uses(name: str) -> None:
 
 
 def test_importing_the_package_loads_no_public_module() -> None:
-    import subprocess
     import sys
 
-    loaded = subprocess.run(
+    loaded = run_started(
         [
             sys.executable,
             "-c",

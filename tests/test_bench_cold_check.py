@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 from bench import cold_check
+from tests.process_starts import run_started
 
 
 def test_the_cold_check_benchmark_measures_both_commands() -> None:
@@ -30,7 +30,7 @@ print(",".join(sorted(set(sys.modules) & {"secrets", "hmac", "hashlib", "random"
 
 def test_the_command_line_itself_imports_no_cryptography_nor_pydantic() -> None:
     """The colour marker is drawn from ``os.urandom``: ``secrets`` (hmac, OpenSSL) is not needed."""
-    result = subprocess.run(
+    result = run_started(
         [sys.executable, "-c", HELP_IMPORTS],
         cwd=Path(__file__).parent.parent,
         capture_output=True,

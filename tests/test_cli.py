@@ -16,6 +16,7 @@ import hermes_decl
 from hermes_decl import cli
 from hermes_decl.models import OS_FAMILIES
 from hermes_decl.schema_files import schema_path
+from tests.process_starts import run_started
 
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -28,7 +29,7 @@ VALID_EXAMPLES = [
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     """Run ``python -m hermes_decl`` from the repository root, as a user would."""
-    return subprocess.run(
+    return run_started(
         [sys.executable, "-m", "hermes_decl", *args],
         cwd=ROOT,
         capture_output=True,
@@ -42,7 +43,7 @@ def test_the_console_script_is_installed() -> None:
     script = Path(sys.executable).with_name("hermes-decl")
     if not script.exists():
         pytest.skip("the console script is not installed next to this interpreter")
-    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, check=False)
+    result = run_started([str(script), "--help"], capture_output=True, text=True, check=False)
     assert result.returncode == 0
     assert "check" in result.stdout and "explain" in result.stdout and "schema" in result.stdout
 
@@ -247,7 +248,7 @@ def test_explain_reports_a_broken_file_or_snapshot(tmp_path: Path) -> None:
 @pytest.mark.parametrize("single", [False, True])
 def test_schema_prints_the_committed_schema(draft: str, single: bool) -> None:
     """The file's own UTF-8 bytes, whatever the console's encoding (cp1252 on Windows)."""
-    result = subprocess.run(
+    result = run_started(
         [sys.executable, "-m", "hermes_decl", "schema", "--draft", draft]
         + (["--single"] if single else []),
         cwd=ROOT,
@@ -429,7 +430,7 @@ def test_the_overrides_variable_in_help_is_the_resolvers() -> None:
     ids=["always", "never", "auto-piped", "auto-no-color", "always-beats-no-color"],
 )
 def test_colour(args: tuple[str, ...], env: dict[str, str], colored: bool) -> None:
-    result = subprocess.run(
+    result = run_started(
         [sys.executable, "-m", "hermes_decl", "check", *args, "examples/broken.yaml"],
         cwd=ROOT,
         capture_output=True,
@@ -492,7 +493,7 @@ print(",".join(heavy))
     ids=["help", "check-help", "check", "schema"],
 )
 def test_check_and_help_do_not_import_the_resolver(args: tuple[str, ...], allowed: str) -> None:
-    result = subprocess.run(
+    result = run_started(
         [sys.executable, "-c", IMPORTS, *args],
         cwd=ROOT,
         capture_output=True,

@@ -13,12 +13,13 @@ import pytest
 from hermes_decl.cli.init_command import bare_name, declaration_text, slug
 from hermes_decl.loader import load_declarations_text
 from hermes_decl.schema_files import schema_path
+from tests.process_starts import run_started
 
 ROOT = Path(__file__).parent.parent
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return run_started(
         [sys.executable, "-m", "hermes_decl", *args],
         cwd=cwd,
         capture_output=True,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from hermes_decl.overrides_text import HEADER
+from tests.process_starts import run_started
 
 ROOT = Path(__file__).parent.parent
 OS_HERE = "win32" if sys.platform == "win32" else "darwin" if sys.platform == "darwin" else "linux"
@@ -22,7 +23,7 @@ def run(*args: str, overrides: Path, home: Path | None = None) -> subprocess.Com
     env = {**os.environ, "HERMES_DECL_OVERRIDES": str(overrides)}
     if home is not None:
         env["HOME"] = str(home)
-    return subprocess.run(
+    return run_started(
         [sys.executable, "-m", "hermes_decl", *args],
         cwd=ROOT,
         env=env,

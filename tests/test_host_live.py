@@ -22,6 +22,7 @@ from hermes_decl.resolver.live_host import (
     read_regular_file,
 )
 from hermes_decl.resolver.native_machine import ARCHITECTURES, normalise_machine
+from tests.process_starts import popen_started, run_started
 
 
 @pytest.fixture
@@ -249,8 +250,6 @@ HOST_SEAM_MODULES = [
 
 @pytest.mark.parametrize("first", HOST_SEAM_MODULES, ids=HOST_SEAM_MODULES)
 def test_the_host_seam_imports_in_any_order(first: str) -> None:
-    import subprocess
-
     code = (
         f"import {first}\n"
         "from hermes_decl.resolver.host import Host, UninstallEntry\n"
@@ -258,7 +257,7 @@ def test_the_host_seam_imports_in_any_order(first: str) -> None:
         "from hermes_decl.resolver.winregistry import read_uninstall_entries\n"
         "assert isinstance(default_host(), Host) and default_host() is default_host()\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    run_started([sys.executable, "-c", code], check=True, timeout=60)
 
 
 @pytest.mark.parametrize(
@@ -278,15 +277,13 @@ def test_the_host_seam_imports_in_any_order(first: str) -> None:
     ids=["new-path", "old-path"],
 )
 def test_the_protocol_module_imports_no_implementation(module: str, expected: list[str]) -> None:
-    import subprocess
-
     code = (
         "import sys\n"
         f"import {module}\n"
         "loaded = sorted(m for m in sys.modules if m.startswith('hermes_decl.'))\n"
         f"assert loaded == {expected!r}, loaded\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    run_started([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_default_host_is_one_live_host() -> None:
@@ -307,9 +304,7 @@ def test_out_of_range_pids_are_never_alive(host: LiveHost, pid: int) -> None:
 
 
 def test_an_exited_process_is_not_alive(host: LiveHost) -> None:
-    import subprocess
-
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child = popen_started([sys.executable, "-c", "pass"])
     child.wait(timeout=60)
     assert host.process_alive(child.pid) is False
 
@@ -332,7 +327,6 @@ print(json.dumps([
 
 def test_relative_paths_are_never_touched(tmp_path: Path) -> None:
     import json
-    import subprocess
 
     (tmp_path / "dir").mkdir()
     (tmp_path / "dir" / "tool.exe").write_bytes(b"x")
@@ -340,7 +334,7 @@ def test_relative_paths_are_never_touched(tmp_path: Path) -> None:
     # reaches. The first answer shows the relative path resolves against the current directory,
     # the next four that the live host never resolves it, the last that the file is found by
     # its absolute path.
-    looked = subprocess.run(
+    looked = run_started(
         [sys.executable, "-c", RELATIVE_LOOKS],
         cwd=tmp_path,
         capture_output=True,

@@ -6,7 +6,6 @@ import dataclasses
 import json
 import logging
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -36,6 +35,7 @@ from hermes_decl.resolver.liveness import (
 )
 from hermes_decl.resolver.rooted_host import RootedHost
 from hermes_decl.testing import FakeHost
+from tests.process_starts import popen_started
 from tests.processes import another_users_process
 
 T = TypeVar("T")
@@ -563,7 +563,7 @@ def test_the_default_host_is_the_live_machine(tmp_path: Path) -> None:
 
 def test_a_real_file_naming_an_exited_process(tmp_path: Path) -> None:
     found, path = live_app_def(tmp_path)
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child = popen_started([sys.executable, "-c", "pass"])
     child.wait(timeout=60)
     path.write_bytes(good(pid=child.pid))
     result = live_result(found)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
 import sys
 import textwrap
 import time
@@ -35,6 +34,7 @@ from hermes_decl.loader import (
 from hermes_decl.loader.core_schema import CoreSafeLoader
 from hermes_decl.loader.yaml_reader import _read_yaml
 from tests.hang_guard import within
+from tests.process_starts import run_started
 
 Found = tuple[str, str, int | None, int | None]
 T = TypeVar("T")
@@ -1018,7 +1018,7 @@ def test_only_regular_files_are_read_and_nothing_waits(
 @POSIX_ONLY
 def test_the_command_line_refuses_a_fifo_without_waiting(tmp_path: Path) -> None:
     fifo = _fifo(tmp_path / "plugin.yaml")
-    result = subprocess.run(
+    result = run_started(
         [sys.executable, "-m", "hermes_decl", "check", str(fifo)],
         capture_output=True,
         text=True,

@@ -15,6 +15,7 @@ import pytest
 from hermes_decl.cli import main
 from hermes_decl.cli.output import escape_controls, forgiving, say, say_problems
 from hermes_decl.declaration import DeclarationError, Issue
+from tests.process_starts import run_started
 
 ROOT = Path(__file__).parent.parent
 
@@ -61,7 +62,7 @@ def _run(arguments: list[str], environment: dict[str, str]) -> subprocess.Comple
     env = {key: value for key, value in os.environ.items() if not key.startswith(("LC_", "LANG"))}
     env.pop("PYTHONIOENCODING", None)
     env.update(environment)
-    return subprocess.run(
+    return run_started(
         [sys.executable, "-m", "hermes_decl", *arguments],
         cwd=ROOT,
         capture_output=True,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +28,7 @@ from hermes_decl.resolver.overrides import (
 )
 from hermes_decl.resolver.rooted_host import RootedHost
 from hermes_decl.testing import FakeHost
+from tests.process_starts import run_started
 
 LINUX_FILE = "/home/u/.config/hermes-decl/overrides.yaml"
 
@@ -452,7 +452,7 @@ def test_a_host_without_logging_configuration_gets_no_stray_warning(tmp_path: Pa
         "decl = parse_declaration('vendor-studio', app, {'app': True}, where='t')\n"
         "print(availability(decl).state)\n"
     )
-    result = subprocess.run(
+    result = run_started(
         [sys.executable, "-c", script],
         env={**os.environ, OVERRIDES_ENV: str(invalid)},
         capture_output=True,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import hermes_decl
+from tests.process_starts import run_started
 
 PACKAGE_DIR = Path(hermes_decl.__file__).parent
 
@@ -246,7 +246,7 @@ def test_deciding_code_loads_no_live_host_until_it_is_asked(module: str) -> None
         "default_host()\n"
         "assert 'hermes_decl.hosts.live.host' in sys.modules\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    run_started([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_no_module_is_over_500_lines() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from hermes_decl.errors import DeclarationError
 from hermes_decl.models import path_rules, text_rules
 from hermes_decl.models.rules import MAX_PATH_CHARS
 from hermes_decl.models.text_rules import TextRules
+from tests.process_starts import run_started
 
 ROOT = Path(__file__).parent.parent
 GATE = Path(__file__).parent / "editor" / "pattern_gate.js"
@@ -115,7 +115,7 @@ def test_a_pattern_runs_in_linear_time_in_python(pattern: str) -> None:
 def _node_gate(patterns: list[str]) -> dict[str, Any]:
     inputs = sorted({entry for pattern in patterns for entry in _inputs(pattern)})
     job = {"patterns": patterns, "inputs": inputs, "size": SIZE, "limit_ms": LIMIT_S * 1000}
-    completed = subprocess.run(
+    completed = run_started(
         ["node", str(GATE)],
         input=json.dumps(job),
         capture_output=True,
@@ -139,7 +139,7 @@ def test_every_schema_pattern_runs_in_linear_time_in_node() -> None:
 def test_the_gate_catches_the_quadratic_url_pattern_it_replaced() -> None:
     replaced = r"^(?![\s\S]*[A-Za-z][A-Za-z0-9+.-]*://)"
     job = {"patterns": [replaced], "inputs": [("", "a", "")], "size": 40_000, "limit_ms": 100}
-    completed = subprocess.run(
+    completed = run_started(
         ["node", str(GATE)], input=json.dumps(job), capture_output=True, text=True, check=True
     )
     assert [entry["input"] for entry in json.loads(completed.stdout)["slow"]] == [["", "a", ""]]

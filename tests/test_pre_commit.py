@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from hermes_decl.cli.inputs import DECLARATIONS_FILES, SINGLE_DECLARATION_FILES
+from tests.process_starts import output_of, run_started
 
 ROOT = Path(__file__).parent.parent
 PRE_COMMIT = Path(sys.executable).with_name("pre-commit")
@@ -29,7 +30,7 @@ SINGLE_HOOK = "hermes-decl-check-single"
 
 
 def _git(repository: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repository, check=True, capture_output=True, timeout=60)
+    run_started(["git", *args], cwd=repository, check=True, capture_output=True, timeout=60)
 
 
 def _needs_git_and_pre_commit() -> None:
@@ -65,7 +66,7 @@ def _try_hook(plugin: Path, *files: str) -> subprocess.CompletedProcess[str]:
     """Run the hook on the given files, or on every file of the repository when none are given."""
     environment = {**os.environ, "PRE_COMMIT_HOME": str(plugin.parent / "pre-commit-home")}
     which = ["--files", *files] if files else ["--all-files"]
-    return subprocess.run(
+    return run_started(
         [str(PRE_COMMIT), "try-repo", str(ROOT), HOOK, "--verbose", *which],
         cwd=plugin,
         capture_output=True,
@@ -139,19 +140,12 @@ def _readme_config() -> dict[str, Any]:
 
 
 def _head() -> str:
-    return subprocess.run(
-        ["git", "rev-parse", "HEAD"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    ).stdout.strip()
+    return output_of(["git", "rev-parse", "HEAD"], cwd=ROOT)
 
 
 def _run_hooks(repository: Path) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PRE_COMMIT_HOME": str(repository.parent / "pre-commit-home")}
-    return subprocess.run(
+    return run_started(
         [str(PRE_COMMIT), "run", "--all-files"],
         cwd=repository,
         capture_output=True,

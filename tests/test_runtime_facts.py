@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import struct
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from hermes_decl.resolver.macprocess import (
     darwin_process_info,
     parse_bsd_info,
 )
+from tests.process_starts import output_of, popen_started
 
 needs_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 needs_posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX user ids")
@@ -145,7 +145,7 @@ def test_linux_process_info_without_the_process_or_its_times() -> None:
 @needs_linux
 def test_the_live_host_reads_a_child_process() -> None:
     before = time.time()
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(20)"])
+    child = popen_started([sys.executable, "-c", "import time; time.sleep(20)"])
     try:
         info = LiveHost().process_info(child.pid)
         assert info is not None
@@ -186,14 +186,7 @@ def interactive_in(env: dict[str, str]) -> str:
         "from hermes_decl.resolver.live_host import LiveHost; "
         "print(LiveHost().interactive_session())"
     )
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout.strip()
+    return output_of([sys.executable, "-c", code], env=env)
 
 
 @needs_linux

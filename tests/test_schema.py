@@ -15,7 +15,6 @@ import json
 import math
 import re
 import shutil
-import subprocess
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -57,6 +56,7 @@ from tests import test_rules_kinds as kind_tables
 from tests import test_rules_language_1_1 as language_1_1_tables
 from tests import test_rules_paths as path_tables
 from tests import test_rules_requires as requires_tables
+from tests.process_starts import run_started
 from tests.rules_helpers import NAME, PRESENCE, ROOTED, one_os, os_block
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -1148,7 +1148,7 @@ def test_patterns_match_alike_in_javascript_and_python() -> None:
     ]
     node = shutil.which("node")
     assert node is not None
-    completed = subprocess.run(
+    completed = run_started(
         [node, "-e", NODE_MATCHER],
         input=json.dumps({"patterns": patterns, "strings": strings}),
         capture_output=True,

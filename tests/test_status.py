@@ -7,7 +7,6 @@ import json
 import logging
 import os
 import re
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +27,7 @@ from hermes_decl.resolver.liveness import NoEndpointCode
 from hermes_decl.resolver.rooted_host import RootedHost
 from hermes_decl.resolver.status import Retry, Status, StatusState, astatus, status
 from hermes_decl.testing import FakeHost
+from tests.process_starts import output_of, popen_started
 from tests.processes import another_users_process
 from tests.servers.loopback import SdkServer, free_port, sdk_server, serve, silent
 
@@ -653,7 +653,7 @@ def test_live_endpoint_unavailable(tmp_path: Path) -> None:
 
 @needs_posix
 def test_live_app_not_running(tmp_path: Path) -> None:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child = popen_started([sys.executable, "-c", "pass"])
     child.wait(60)
     dead = live_machine(tmp_path, "http://127.0.0.1:5000", pid=child.pid)
     assert live_status(dead, UP).state is StatusState.APP_NOT_RUNNING
@@ -735,15 +735,11 @@ def status_in(env: dict[str, str], directory: Path) -> str:
         "print(status(decl, is_connected=lambda: True).state.value)\n"
     )
     base = {name: os.environ[name] for name in ("PATH", "PYTHONPATH") if name in os.environ}
-    return subprocess.run(
+    return output_of(
         [sys.executable, "-c", code, str(directory / "studio")],
         env={**base, **env},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
         cwd=Path(__file__).parent.parent,
-    ).stdout.strip()
+    )
 
 
 @needs_linux

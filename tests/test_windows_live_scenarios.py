@@ -25,6 +25,7 @@ from hermes_decl.resolver.availability import availability
 from hermes_decl.resolver.gpu import _read_gpu_class
 from hermes_decl.resolver.live_host import LiveHost
 from hermes_decl.testing import FakeHost
+from tests.process_starts import popen_started
 from tests.windows_reg import reg
 
 pytestmark = pytest.mark.skipif(sys.platform != "win32", reason="needs a running Windows")
@@ -135,7 +136,7 @@ def test_a_child_process_is_this_users_in_this_session_until_it_ends() -> None:
     own = host.own_process()
     assert own.user is not None and own.user.startswith("S-1-5-")
     before = time.time()
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    child = popen_started([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         info = host.process_info(child.pid)
         assert info is not None

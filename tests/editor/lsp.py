@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from tests.process_starts import popen_started
+
 Message = dict[str, Any]
 
 
@@ -37,7 +39,7 @@ class LanguageServer:
     ) -> None:
         self.settings = settings
         self.timeout = timeout
-        self._process = subprocess.Popen(
+        self._process = popen_started(
             list(command),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.process_starts import popen_started
+
 LIFETIME_S = 20.0
 """No server, connection or handler outlives this."""
 
@@ -258,7 +260,7 @@ def sdk_server(
     command = [sys.executable, "-m", SDK_SERVER_MODULE, token, str(lifetime)]
     if json_response:
         command.append("--json")
-    process = subprocess.Popen(
+    process = popen_started(
         command,
         cwd=REPOSITORY,
         stdin=subprocess.PIPE,
