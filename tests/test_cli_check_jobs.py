@@ -209,3 +209,37 @@ def test_a_workers_lines_reach_a_stream_that_cannot_carry_them_escaped() -> None
     stream = _AsciiOnly()
     Output(stream, color=False).lines_written_elsewhere("caf\u00e9: ok\n")
     assert stream.getvalue() == "caf\\xe9: ok\n"
+
+
+class _NoMoreProcesses(ProcessPoolExecutor):
+    """A pool whose workers cannot start after the first run is handed out (the process table
+    full, a sandbox): the second ``submit`` fails as starting a process fails."""
+
+    def __init__(self, max_workers: int) -> None:
+        super().__init__(max_workers=1)
+        self.handed_out: list[Future[Any]] = []
+
+    def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
+        if self.handed_out:
+            raise OSError(11, "Resource temporarily unavailable")
+        self.handed_out.append(super().submit(*args, **kwargs))
+        return self.handed_out[-1]
+
+
+def _cannot_start(workers: int) -> ProcessPoolExecutor:
+    raise OSError(24, "Too many open files")
+
+
+@pytest.mark.parametrize(
+    "start_pool", [_cannot_start, _NoMoreProcesses], ids=["no-pool", "no-second-worker"]
+)
+def test_workers_that_cannot_start_leave_the_files_to_this_process(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], start_pool: Any
+) -> None:
+    monkeypatch.chdir(ROOT)
+    files = [source for source in SOURCES if source != "-"]
+    assert cli.main(["check", "--color", "never", *files]) == 2
+    alone = capsys.readouterr()
+    monkeypatch.setattr(check_sources, "_start_pool", start_pool)
+    assert cli.main(["check", "--color", "never", "-j", "2", *files]) == 2
+    assert capsys.readouterr() == alone

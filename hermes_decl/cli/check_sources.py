@@ -100,25 +100,27 @@ def checked_in_order(
     jobs: int,
 ) -> Generator[Checked, None, None]:
     """Each source checked, in the order given, its human lines written to ``out`` as it comes;
-    with ``jobs`` above one, runs of files are checked by that many worker processes."""
+    with ``jobs`` above one, runs of files are checked by that many worker processes (by this
+    process after all when they cannot be started)."""
     files = [source for source in sources if source != STDIN]
     if jobs <= 1 or len(files) <= 1:
-        for source in sources:
-            yield check_source(source, args, stdin, out)
+        yield from _checked_here(sources, args, stdin, out)
         return
     _load_checker()
     options = argparse.Namespace(**{name: getattr(args, name) for name in OPTIONS})
     runs = _runs(sources, jobs)
     workers = min(jobs, MOST_WORKERS, sum(1 for run in runs if run[0] != STDIN))
+    handed_out = _handed_out(runs, workers, options, out.color)
+    if handed_out is None:
+        # No worker could be started (out of processes, a sandbox) and nothing is printed yet:
+        # this process checks every file itself, and the output is still the same.
+        yield from _checked_here(sources, args, stdin, out)
+        return
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = _start_pool(workers)
+    pool, tasks = handed_out
     try:
-        pending: list[Future[list[tuple[Checked, str]]] | None] = [
-            None if run[0] == STDIN else pool.submit(_check_run, run, options, out.color)
-            for run in runs
-        ]
-        for task in pending:
+        for task in tasks:
             if task is None:  # standard input, read here in its place
                 yield check_source(STDIN, args, stdin, out)
                 continue
@@ -132,6 +134,36 @@ def checked_in_order(
     finally:
         # Stopped early (a closed pipe, an interrupt): the runs not yet started never will be.
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _checked_here(
+    sources: Sequence[str], args: argparse.Namespace, stdin: StandardInput, out: Output
+) -> Generator[Checked, None, None]:
+    """Each source checked by this process, in the order given."""
+    for source in sources:
+        yield check_source(source, args, stdin, out)
+
+
+def _handed_out(
+    runs: list[list[str]], workers: int, options: argparse.Namespace, color: bool
+) -> tuple[ProcessPoolExecutor, list[Future[list[tuple[Checked, str]]] | None]] | None:
+    """The worker pool and each run's task (``None`` for standard input), or ``None`` when the
+    workers cannot be started."""
+    try:
+        pool = _start_pool(workers)
+    except OSError:
+        return None
+    try:
+        return pool, [
+            None if run[0] == STDIN else pool.submit(_check_run, run, options, color)
+            for run in runs
+        ]
+    except OSError:
+        pool.shutdown(wait=True, cancel_futures=True)
+        return None
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
 
 
 class WorkerStopped(Exception):
