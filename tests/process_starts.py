@@ -2,8 +2,9 @@
 
 Under Wine, starting a process now and then fails with ``OSError`` (WinError 1359, an internal
 error) before the program runs at all; that says nothing about the program, so the start is tried
-again. A program that ran and failed is never run again: its result is the test's to judge. Every
-process a test starts goes through here, so no test is flaky for a start Wine fumbled.
+again. A program that is missing or may not be run is an answer, not a fumble, and is not tried
+again; nor is a program that ran and failed: its result is the test's to judge. Every process a
+test starts goes through here, so no test is flaky for a start Wine fumbled.
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ Started = TypeVar("Started")
 
 
 def _tried_again(start_once: Callable[[], Started]) -> Started:
-    """What ``start_once()`` returns, tried up to ``STARTS`` times while it raises ``OSError``."""
+    """What ``start_once()`` returns, tried up to ``STARTS`` times while it raises ``OSError``
+    (a missing or forbidden program aside)."""
     for start in range(1, STARTS + 1):
         try:
             return start_once()
+        except (FileNotFoundError, PermissionError):
+            raise
         except OSError:
             if start == STARTS:
                 raise

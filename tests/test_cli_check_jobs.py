@@ -230,8 +230,15 @@ def _cannot_start(workers: int) -> ProcessPoolExecutor:
     raise OSError(24, "Too many open files")
 
 
+def _no_semaphores(workers: int) -> ProcessPoolExecutor:
+    """What ``ProcessPoolExecutor`` raises where the system has no working ``sem_open``."""
+    raise NotImplementedError("This Python has no working sem_open")
+
+
 @pytest.mark.parametrize(
-    "start_pool", [_cannot_start, _NoMoreProcesses], ids=["no-pool", "no-second-worker"]
+    "start_pool",
+    [_cannot_start, _no_semaphores, _NoMoreProcesses],
+    ids=["no-pool", "no-semaphores", "no-second-worker"],
 )
 def test_workers_that_cannot_start_leave_the_files_to_this_process(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], start_pool: Any

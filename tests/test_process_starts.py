@@ -56,6 +56,26 @@ def test_a_start_that_keeps_failing_raises_after_the_last_try(
     assert flaky.starts == STARTS
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [FileNotFoundError(2, "No such file or directory"), PermissionError(13, "Permission denied")],
+    ids=["missing", "forbidden"],
+)
+def test_a_missing_or_forbidden_program_is_not_tried_again(
+    monkeypatch: pytest.MonkeyPatch, answer: OSError
+) -> None:
+    starts: list[list[str]] = []
+
+    def refusing(command: list[str], **options: Any) -> None:
+        starts.append(command)
+        raise answer
+
+    monkeypatch.setattr("tests.process_starts.subprocess.run", refusing)
+    with pytest.raises(type(answer)):
+        run_started(["program"])
+    assert starts == [["program"]]
+
+
 def test_a_program_that_ran_and_failed_is_not_run_again() -> None:
     with pytest.raises(subprocess.CalledProcessError):
         run_started([sys.executable, "-c", "raise SystemExit(3)"], check=True, timeout=60)
@@ -81,7 +101,7 @@ def test_every_process_a_test_starts_goes_through_the_retry() -> None:
     direct = [
         where
         for path in sorted(TESTS.rglob("*.py"))
-        if path not in own
+        if path not in own and "node_modules" not in path.parts
         for where in _direct_starts(path)
     ]
     assert direct == []
