@@ -16,11 +16,13 @@ from typing import Any, TypeVar
 
 STARTS = 3
 """How many times a start that fails with ``OSError`` is tried."""
+PAUSE_S = 0.5
+"""How long to wait before trying a failed start again."""
 
 Started = TypeVar("Started")
 
 
-def _tried_again(start_once: Callable[[], Started]) -> Started:
+def tried_again(start_once: Callable[[], Started], *, pause_s: float = PAUSE_S) -> Started:
     """What ``start_once()`` returns, tried up to ``STARTS`` times while it raises ``OSError``
     (a missing or forbidden program aside)."""
     for start in range(1, STARTS + 1):
@@ -31,18 +33,18 @@ def _tried_again(start_once: Callable[[], Started]) -> Started:
         except OSError:
             if start == STARTS:
                 raise
-            time.sleep(0.5)
+            time.sleep(pause_s)
     raise AssertionError("unreachable: the last failed start raised")
 
 
 def run_started(command: Sequence[str], **options: Any) -> subprocess.CompletedProcess[Any]:
     """``subprocess.run(command, **options)``, its start tried again when it fails to start."""
-    return _tried_again(lambda: subprocess.run(command, **options))
+    return tried_again(lambda: subprocess.run(command, **options))
 
 
 def popen_started(command: Sequence[str], **options: Any) -> subprocess.Popen[Any]:
     """``subprocess.Popen(command, **options)``, its start tried again when it fails to start."""
-    return _tried_again(lambda: subprocess.Popen(command, **options))
+    return tried_again(lambda: subprocess.Popen(command, **options))
 
 
 def output_of(command: Sequence[str], **options: Any) -> str:

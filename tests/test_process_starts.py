@@ -6,53 +6,40 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.process_starts import STARTS, output_of, popen_started, run_started
+from tests.process_starts import STARTS, output_of, popen_started, run_started, tried_again
 
 TESTS = Path(__file__).parent
 
 
-class FlakyStarts:
-    """A stand-in for ``subprocess.run``/``Popen`` whose first ``failures`` starts raise."""
+class FlakyStart:
+    """A stand-in for a process start whose first ``failures`` tries raise ``answer``."""
 
-    def __init__(self, failures: int) -> None:
+    def __init__(self, failures: int, answer: OSError | None = None) -> None:
         self.failures = failures
+        self.answer = answer or OSError(1359, "Internal error")
         self.starts = 0
 
-    def __call__(self, command: list[str], **options: Any) -> str:
+    def __call__(self) -> str:
         self.starts += 1
         if self.starts <= self.failures:
-            raise OSError(1359, "Internal error")
+            raise self.answer
         return "started"
 
 
-@pytest.fixture(autouse=True)
-def no_pause(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("tests.process_starts.time.sleep", lambda seconds: None)
-
-
-@pytest.mark.parametrize(("name", "start"), [("run", run_started), ("Popen", popen_started)])
 @pytest.mark.parametrize("failures", [0, 1, STARTS - 1])
-def test_a_failed_start_is_tried_again(
-    monkeypatch: pytest.MonkeyPatch, name: str, start: Any, failures: int
-) -> None:
-    flaky = FlakyStarts(failures)
-    monkeypatch.setattr(f"tests.process_starts.subprocess.{name}", flaky)
-    assert start(["program"]) == "started"
+def test_a_failed_start_is_tried_again(failures: int) -> None:
+    flaky = FlakyStart(failures)
+    assert tried_again(flaky, pause_s=0) == "started"
     assert flaky.starts == failures + 1
 
 
-@pytest.mark.parametrize(("name", "start"), [("run", run_started), ("Popen", popen_started)])
-def test_a_start_that_keeps_failing_raises_after_the_last_try(
-    monkeypatch: pytest.MonkeyPatch, name: str, start: Any
-) -> None:
-    flaky = FlakyStarts(STARTS)
-    monkeypatch.setattr(f"tests.process_starts.subprocess.{name}", flaky)
+def test_a_start_that_keeps_failing_raises_after_the_last_try() -> None:
+    flaky = FlakyStart(STARTS)
     with pytest.raises(OSError, match="Internal error"):
-        start(["program"])
+        tried_again(flaky, pause_s=0)
     assert flaky.starts == STARTS
 
 
@@ -61,19 +48,17 @@ def test_a_start_that_keeps_failing_raises_after_the_last_try(
     [FileNotFoundError(2, "No such file or directory"), PermissionError(13, "Permission denied")],
     ids=["missing", "forbidden"],
 )
-def test_a_missing_or_forbidden_program_is_not_tried_again(
-    monkeypatch: pytest.MonkeyPatch, answer: OSError
-) -> None:
-    starts: list[list[str]] = []
-
-    def refusing(command: list[str], **options: Any) -> None:
-        starts.append(command)
-        raise answer
-
-    monkeypatch.setattr("tests.process_starts.subprocess.run", refusing)
+def test_a_missing_or_forbidden_program_is_not_tried_again(answer: OSError) -> None:
+    flaky = FlakyStart(STARTS, answer)
     with pytest.raises(type(answer)):
-        run_started(["program"])
-    assert starts == [["program"]]
+        tried_again(flaky, pause_s=0)
+    assert flaky.starts == 1
+
+
+def test_both_starts_run_the_program() -> None:
+    started = popen_started([sys.executable, "-c", "raise SystemExit(4)"])
+    assert started.wait(timeout=60) == 4
+    assert run_started([sys.executable, "-c", "raise SystemExit(5)"], timeout=60).returncode == 5
 
 
 def test_a_program_that_ran_and_failed_is_not_run_again() -> None:
