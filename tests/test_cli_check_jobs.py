@@ -217,13 +217,13 @@ class _NoMoreProcesses(ProcessPoolExecutor):
 
     def __init__(self, max_workers: int) -> None:
         super().__init__(max_workers=1)
-        self.handed_out: list[Future[Any]] = []
+        self.started_one = False
 
     def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
-        if self.handed_out:
+        if self.started_one:
             raise OSError(11, "Resource temporarily unavailable")
-        self.handed_out.append(super().submit(*args, **kwargs))
-        return self.handed_out[-1]
+        self.started_one = True
+        return super().submit(*args, **kwargs)
 
 
 def _cannot_start(workers: int) -> ProcessPoolExecutor:

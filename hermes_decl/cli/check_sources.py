@@ -158,11 +158,10 @@ def _handed_out(
             None if run[0] == STDIN else pool.submit(_check_run, run, options, color)
             for run in runs
         ]
-    except OSError:
+    except BaseException as stopped:
         pool.shutdown(wait=True, cancel_futures=True)
-        return None
-    except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if isinstance(stopped, OSError):
+            return None
         raise
 
 
