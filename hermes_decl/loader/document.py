@@ -5,9 +5,11 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Protocol
+from types import MappingProxyType
+from typing import Any, Protocol
 
 import yaml
 
@@ -52,18 +54,32 @@ class _Skip:
 _SKIP = _Skip()
 
 
+_NOTHING: Mapping[Any, Any] = MappingProxyType({})
+"""The children and keys of a scalar's spot: one read-only empty map for all of them."""
+
+
 class _Spot:
     """Where one value sits, and where its children and (for a mapping) their keys sit."""
 
     __slots__ = ("at", "children", "double_quoted", "double_quoted_keys", "keys")
 
-    def __init__(self, at: Position, *, double_quoted: bool = False) -> None:
+    def __init__(
+        self,
+        at: Position,
+        *,
+        double_quoted: bool = False,
+        children: Mapping[object, _Spot] = _NOTHING,
+        keys: Mapping[object, Position] = _NOTHING,
+        double_quoted_keys: AbstractSet[object] | None = None,
+    ) -> None:
         self.at = at
-        self.children: dict[object, _Spot] = {}
-        self.keys: dict[object, Position] = {}
+        self.children = children
+        """Where each item or value of a list or mapping sits (a scalar shares one empty map)."""
+        self.keys = keys
+        """Where each key of a mapping sits."""
         self.double_quoted = double_quoted
         """Whether the value is a double-quoted YAML scalar, where '\\' starts an escape."""
-        self.double_quoted_keys: set[object] | None = None
+        self.double_quoted_keys = double_quoted_keys
         """The keys of a mapping written as double-quoted YAML scalars (None: there are none)."""
 
 
@@ -137,7 +153,7 @@ class Document:
         while stack:
             path, spot, key_at = stack.pop()
             yield path, spot, key_at
-            for step, child in reversed(spot.children.items()):
+            for step, child in reversed(tuple(spot.children.items())):
                 stack.append(((*path, _step(step)), child, spot.keys.get(step)))
 
 

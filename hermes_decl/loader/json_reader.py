@@ -72,15 +72,15 @@ class _JsonReader:
         return data, spot
 
     def value(self, offset: int, path: DataPath, depth: int) -> tuple[object, _Spot, int]:
-        spot = _Spot(self.lines.at(offset))
+        at = self.lines.at(offset)
         if depth > MAX_DEPTH:
-            raise _Stop(_too_deep(path, spot.at))
+            raise _Stop(_too_deep(path, at))
         if self.text.startswith("{", offset):
-            return self._object(offset, path, depth, spot)
+            return self._object(offset, path, depth, at)
         if self.text.startswith("[", offset):
-            return self._array(offset, path, depth, spot)
+            return self._array(offset, path, depth, at)
         value, end = self._scalar(offset)
-        return value, spot, end
+        return value, _Spot(at), end
 
     def _scalar(self, offset: int) -> tuple[object, int]:
         try:
@@ -92,10 +92,13 @@ class _JsonReader:
         return value, end
 
     def _object(
-        self, offset: int, path: DataPath, depth: int, spot: _Spot
+        self, offset: int, path: DataPath, depth: int, at: Position
     ) -> tuple[object, _Spot, int]:
         data: dict[object, object] = {}
         first: dict[str, Position] = {}
+        children: dict[object, _Spot] = {}
+        keys: dict[object, Position] = {}
+        spot = _Spot(at, children=children, keys=keys)
         offset = self._skip(offset + 1)
         if self.text.startswith("}", offset):
             return data, spot, offset + 1
@@ -115,8 +118,8 @@ class _JsonReader:
             else:
                 first[key] = key_at
             data[key] = value
-            spot.children[key] = child
-            spot.keys[key] = key_at
+            children[key] = child
+            keys[key] = key_at
             offset = self._skip(offset)
             if self.text.startswith(",", offset):
                 offset = self._after_comma(offset, "}")
@@ -126,9 +129,11 @@ class _JsonReader:
                 raise _JsonSyntax("Expecting ',' delimiter", offset)
 
     def _array(
-        self, offset: int, path: DataPath, depth: int, spot: _Spot
+        self, offset: int, path: DataPath, depth: int, at: Position
     ) -> tuple[object, _Spot, int]:
         data: list[object] = []
+        children: dict[object, _Spot] = {}
+        spot = _Spot(at, children=children)
         offset = self._skip(offset + 1)
         if self.text.startswith("]", offset):
             return data, spot, offset + 1
@@ -136,7 +141,7 @@ class _JsonReader:
             index = len(data)
             value, child, offset = self.value(offset, (*path, index), depth + 1)
             data.append(value)
-            spot.children[index] = child
+            children[index] = child
             offset = self._skip(offset)
             if self.text.startswith(",", offset):
                 offset = self._after_comma(offset, "]")

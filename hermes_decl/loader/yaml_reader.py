@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 import yaml
 from yaml.reader import ReaderError
@@ -48,12 +47,9 @@ from hermes_decl.loader.document import (
 from hermes_decl.loader.syntax_hints import SYNTAX_HINTS as SYNTAX_HINTS
 from hermes_decl.loader.syntax_hints import syntax_hints
 
-
-class _Pair(NamedTuple):
-    key: yaml.Node
-    value: yaml.Node
-    parent: yaml.MappingNode
-    own: bool
+_Pair = tuple[yaml.Node, yaml.Node, yaml.MappingNode, bool]
+"""A key, its value, the mapping that holds them, and whether that mapping is the one being built
+(not one merged into it)."""
 
 
 class _Builder:
@@ -65,6 +61,7 @@ class _Builder:
 
     def __init__(self, loader: _ComposerBase) -> None:
         self._loader = loader
+        self._alias_at = loader.alias_at
         self.issues: list[Issue] = []
         self._reported: set[tuple[int, str]] = set()
         self._seen: set[int] = set()
@@ -77,33 +74,47 @@ class _Builder:
         at = alias or _mark(node.start_mark)
         if depth > MAX_DEPTH:
             raise _Stop(_too_deep(path, at))
+        if alias is None:
+            if id(node) in self._seen:
+                self._visit(node, path, at)
+            else:
+                self._seen.add(id(node))  # a first visit, as ``_visit`` records it
+            return self._value(node, path, depth, at)
         outer = self._expansion
-        if alias is not None and outer is None:
+        if outer is None:
             self._expansion = (path, alias)
         try:
             self._visit(node, path, at)
-            if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
-                return self._mapping(node, path, depth, at)
-            if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
-                return self._sequence(node, path, depth, at)
-            value = self._other(node, path, depth, at)
-            quoted = isinstance(node, yaml.ScalarNode) and node.style == '"'
-            return (None if value is _SKIP else value), _Spot(at, double_quoted=quoted)
+            return self._value(node, path, depth, at)
         finally:
             self._expansion = outer
 
-    def _visit(self, node: yaml.Node, path: DataPath, at: Position) -> None:
+    def _value(
+        self, node: yaml.Node, path: DataPath, depth: int, at: Position
+    ) -> tuple[object, _Spot]:
+        if type(node) is yaml.ScalarNode and node.tag == _STR:
+            return node.value, _Spot(at, double_quoted=node.style == '"')  # most values: text
+        if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
+            return self._mapping(node, path, depth, at)
+        if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
+            return self._sequence(node, path, depth, at)
+        value = self._other(node, path, depth, at)
+        quoted = isinstance(node, yaml.ScalarNode) and node.style == '"'
+        return (None if value is _SKIP else value), _Spot(at, double_quoted=quoted)
+
+    def _visit(self, node: yaml.Node, path: DataPath, at: Position | None) -> None:
         """Count a node visited again (through an alias or a merge key) against the work budget.
 
         Every node is visited once for free (the text bounds those); each later visit is work
-        an alias or a merge key asked for, whether or not it produces a value.
+        an alias or a merge key asked for, whether or not it produces a value. ``at`` (None:
+        the node's own start) is where a visit past the budget is reported.
         """
         if id(node) not in self._seen:
             self._seen.add(id(node))
             return
         self._expanded += 1
         if self._expanded > MAX_ALIAS_NODES:
-            where, place = self._expansion or (path, at)
+            where, place = self._expansion or (path, at or _mark(node.start_mark))
             message = (
                 f"aliases and merge keys may repeat at most {MAX_ALIAS_NODES} nodes in a "
                 "document (these repeat more: is this an alias or merge-key bomb?)"
@@ -118,42 +129,50 @@ class _Builder:
     def _mapping(
         self, node: yaml.MappingNode, path: DataPath, depth: int, at: Position
     ) -> tuple[object, _Spot]:
-        spot = _Spot(at)
         data: dict[object, object] = {}
+        children: dict[object, _Spot] = {}
+        keys: dict[object, Position] = {}
+        double_quoted_keys: set[object] | None = None
         first: dict[object, Position] = {}
-        for pair in self._pairs(node, path, ()):
-            key = self._key(pair.key, path, depth)
-            if key is _SKIP:
-                continue
-            key_at = _mark(pair.key.start_mark)
-            step = _step(key)
-            if pair.own and key in first:
+        alias_at = self._alias_at
+        for key_node, value_node, parent, own in self._pairs(node, path, ()):
+            key_at = _mark(key_node.start_mark)
+            if type(key_node) is yaml.ScalarNode and key_node.tag == _STR:
+                key: object = key_node.value  # most keys: text
+            else:
+                key = self._key(key_node, path, depth, key_at)
+                if key is _SKIP:
+                    continue
+            step = key if type(key) is str else _step(key)
+            if own and key in first:
                 if isinstance(key, str):
-                    self._soft(pair.key, _duplicate_key((*path, step), first[key], key_at))
-            elif pair.own:
+                    self._soft(key_node, _duplicate_key((*path, step), first[key], key_at))
+            elif own:
                 first[key] = key_at
-            alias = self._loader.alias_at.get((id(pair.parent), id(pair.key)))
-            value, child = self.build(pair.value, (*path, step), depth + 1, alias)
+            alias = alias_at.get((id(parent), id(key_node))) if alias_at else None
+            value, child = self.build(value_node, (*path, step), depth + 1, alias)
             data[key] = value
-            spot.children[key] = child
-            spot.keys[key] = key_at
-            if isinstance(pair.key, yaml.ScalarNode) and pair.key.style == '"':
-                if spot.double_quoted_keys is None:
-                    spot.double_quoted_keys = set()
-                spot.double_quoted_keys.add(key)
+            children[key] = child
+            keys[key] = key_at
+            if isinstance(key_node, yaml.ScalarNode) and key_node.style == '"':
+                if double_quoted_keys is None:
+                    double_quoted_keys = set()
+                double_quoted_keys.add(key)
+        spot = _Spot(at, children=children, keys=keys, double_quoted_keys=double_quoted_keys)
         return data, spot
 
     def _sequence(
         self, node: yaml.SequenceNode, path: DataPath, depth: int, at: Position
     ) -> tuple[object, _Spot]:
-        spot = _Spot(at)
         data: list[object] = []
+        children: dict[object, _Spot] = {}
+        alias_at = self._alias_at
         for index, item in enumerate(node.value):
-            alias = self._loader.alias_at.get((id(node), index))
+            alias = alias_at.get((id(node), index)) if alias_at else None
             value, child = self.build(item, (*path, index), depth + 1, alias)
             data.append(value)
-            spot.children[index] = child
-        return data, spot
+            children[index] = child
+        return data, _Spot(at, children=children)
 
     def _pairs(
         self, node: yaml.MappingNode, path: DataPath, merging: tuple[int, ...]
@@ -161,13 +180,16 @@ class _Builder:
         """The mapping's pairs with merge keys (``<<``) applied as PyYAML does: merged first."""
         merged: list[_Pair] = []
         own: list[_Pair] = []
+        seen = self._seen
         for key_node, value_node in node.value:
-            key_at = _mark(key_node.start_mark)
-            self._visit(key_node, path, key_at)
+            if id(key_node) in seen:
+                self._visit(key_node, path, None)
+            else:
+                seen.add(id(key_node))  # a first visit, as ``_visit`` records it
             if key_node.tag != _MERGE:
-                own.append(_Pair(key_node, value_node, node, True))
+                own.append((key_node, value_node, node, True))
                 continue
-            at = self._loader.alias_at.get((id(node), id(key_node))) or _mark(value_node.start_mark)
+            at = self._alias_at.get((id(node), id(key_node))) or _mark(value_node.start_mark)
             outer = self._expansion
             if outer is None:
                 self._expansion = (path, at)  # a bomb is reported where the merging starts
@@ -175,7 +197,7 @@ class _Builder:
                 merged.extend(self._merged(node, value_node, path, merging, at))
             finally:
                 self._expansion = outer
-        return merged + own
+        return merged + own if merged else own
 
     def _merged(
         self,
@@ -206,16 +228,15 @@ class _Builder:
             if len(merging) >= MAX_DEPTH:
                 raise _Stop(_too_deep(path, at))
             if source is node or id(source) in merging:
-                pairs = [_Pair(k, v, source, False) for k, v in source.value if k.tag != _MERGE]
+                pairs = [(k, v, source, False) for k, v in source.value if k.tag != _MERGE]
                 for pair in pairs:
-                    self._visit(pair.key, path, at)
+                    self._visit(pair[0], path, at)
             else:
                 pairs = self._pairs(source, path, (*merging, id(node)))
-            merged.extend(pair._replace(own=False) for pair in pairs)
+            merged.extend((key, value, parent, False) for key, value, parent, _ in pairs)
         return merged
 
-    def _key(self, node: yaml.Node, path: DataPath, depth: int) -> object:
-        at = _mark(node.start_mark)
+    def _key(self, node: yaml.Node, path: DataPath, depth: int, at: Position) -> object:
         if not isinstance(node, yaml.ScalarNode):
             kind = "a mapping" if isinstance(node, yaml.MappingNode) else "a list"
             message = f"keys must be strings (got {kind})"
