@@ -179,6 +179,11 @@ TABS = [
     'a: "# \t"\n',
     "a: 'x'\u2028\tb: 1\n",
     "# \t\n" * 3 + "a: 1\n",
+    "!!set '&a #'\t#",
+    "a: !!str '# x'\t# c\n",
+    "a: &x 'y # z'\t# c\n",
+    "\ufeffa: '\tquoted'\n",
+    "\ufeffa: 'x' # \t\n",
 ]
 
 
@@ -283,6 +288,9 @@ def _libyaml_reads(text: str) -> bool:
         ("a: !!str '\tx'\n", False),
         ("a: [1,\t2]\n", False),
         ("a: b\tc\n", False),
+        ("\ufeffa: '\tquoted'\n", True),
+        ("a: !!str '# x'\t# c\n", False),
+        ("a: !!str '#\tx'\n", False),
     ],
 )
 def test_only_tabs_the_parsers_may_read_differently_leave_libyaml(text: str, alike: bool) -> None:
@@ -295,4 +303,5 @@ def test_the_tab_rule_is_read_off_the_text_and_the_spans() -> None:
     assert tabs_read_alike(text[:13], [(4, 7)]) is True
     assert tabs_read_alike(text[:13], []) is False  # the first tab is then outside every scalar
     assert scalar_span("k: |-\n  x\n", 3, 10) == (5, 10)
-    assert scalar_span("k: &a 'x'\n", 3, 9) is None
+    assert scalar_span("k: &a 'x'\n", 3, 9) == (3, 9)  # no '#' in it starts a comment
+    assert scalar_span("k: &a\t'x'\n", 3, 9) is None  # a tab PyYAML may refuse

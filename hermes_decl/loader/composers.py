@@ -5,10 +5,11 @@ libyaml's, keeping the nesting bound and where each alias stood. Its C composer
 (``CParser.get_single_node``) builds from libyaml's events the very nodes the Python composer
 builds from them, several times faster: it asks the resolver for each node's tag (``resolve``:
 the core schema applies) and tells it of each node before composing it (``descend_resolver``:
-the nesting bound is kept there, so the C recursion stays shallow). It cannot tell where an
-alias stood, and libyaml places an empty value in a flow collection or at the very end of the
-text elsewhere than PyYAML: such text, and text with a tab the two parsers may read differently,
-is declined (``_Unsure``) and composed in Python instead.
+the nesting bound is kept there, so the C recursion stays shallow). It keeps no alias's place,
+which is read off the text around it instead (``alias_places``); libyaml places an empty value
+in a flow collection or at the very end of the text elsewhere than PyYAML: such text, text with
+a tab the two parsers may read differently, and an alias whose place is not certain are declined
+(``_Unsure``) and composed in Python instead.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import yaml
 from hermes_decl.declaration import Issue
 from hermes_decl.loader.core_schema import CoreConstructor, CoreResolver
 from hermes_decl.loader.document import MAX_DEPTH, Position, _issue, _mark, _Stop
-from hermes_decl.loader.tabs import Span, scalar_span, tabs_read_alike
+from hermes_decl.loader.tabs import Span, libyaml_shift, scalar_span, tabs_read_alike
 
 
 class _ComposerBase(CoreConstructor, CoreResolver):
@@ -121,7 +122,8 @@ if yaml.__with_libyaml__:
             CParser.__init__(self, text)
             _Loader.__init__(self)
             self._text = text
-            self._end = len(text) - 1
+            self._shift = libyaml_shift(text)
+            self._end = len(text) - 1 - self._shift
             self._flow = 0
             self._spans: list[Span] | None = [] if "\t" in text else None
 
@@ -132,9 +134,11 @@ if yaml.__with_libyaml__:
             if empty and (self._flow or at_end):
                 raise _Unsure
             if self._spans is not None and event.style and event.start_mark and event.end_mark:
-                span = scalar_span(self._text, event.start_mark.index, event.end_mark.index)
-                if span is not None:
-                    self._spans.append(span)
+                start = event.start_mark.index + self._shift
+                span = scalar_span(self._text, start, event.end_mark.index + self._shift)
+                if span is None:
+                    raise _Unsure
+                self._spans.append(span)
             return super().compose_scalar_node(anchor)
 
         def settle(self) -> None:
@@ -182,43 +186,76 @@ _MAY_ANCHOR = re.compile(r"(?:^|[^0-9A-Za-z])&")
 """An ``&`` that may start an anchor: one after a letter or digit lies inside another token."""
 
 
-def may_compose_in_c(text: str) -> bool:
-    """Whether the C composer may read ``text``: it is bounded here, and no anchor can be in it.
-
-    Without an anchor there is no alias, so no node whose alias position the C composer would
-    lose; text with an ``&`` that may start one is composed in Python.
-    """
-    return _bounded_c_composer() and ("&" not in text or _MAY_ANCHOR.search(text) is None)
+def may_compose_in_c() -> bool:
+    """Whether the C composer may read text here: it is, and it keeps the nesting bound."""
+    return _bounded_c_composer()
 
 
-def places_alike(text: str, root: yaml.Node | None) -> bool:
-    """Whether composing in Python from libyaml's events would place ``root``'s nodes alike.
+def may_hold_aliases(text: str) -> bool:
+    """Whether ``text`` may hold an anchor, so an alias: an ``&`` that may start one."""
+    return "&" in text and _MAY_ANCHOR.search(text) is not None
 
-    ``root`` holds no alias (its text no anchor), so each node is visited once.
+
+_Place = tuple[yaml.Node, bool, yaml.CollectionNode | None, int]
+"""A node to look at: whether it lies in a flow collection, the collection holding it, and its
+index there."""
+AliasedChildren = list[tuple[yaml.CollectionNode, list[int]]]
+"""Each collection holding an alias, with the indexes of its aliased children in document order
+(a mapping's counted key, value, key, value…)."""
+
+
+def places_alike(
+    text: str, root: yaml.Node | None, *, aliased: bool = False
+) -> AliasedChildren | None:
+    """Where composing in Python from libyaml's events would place ``root``'s nodes alike, the
+    collections holding an alias (only looked for where the text may hold one: ``aliased``);
+    else None.
 
     It would not where an empty plain scalar lies in a flow collection or at the very end of
     the text, nor keep libyaml where a tab lies outside every quoted and block scalar and every
-    comment.
+    comment. Each node is looked at once, where it stands: with ``aliased``, the nodes are
+    walked in document order, and a node met again is where an alias stood.
     """
-    end = len(text) - 1
+    shift = libyaml_shift(text)
+    end = len(text) - 1 - shift
     spans: list[Span] | None = [] if "\t" in text else None
-    pending: list[tuple[yaml.Node, bool]] = [] if root is None else [(root, False)]
+    seen: set[int] | None = set() if aliased else None
+    found: dict[int, tuple[yaml.CollectionNode, list[int]]] = {}
+    pending: list[_Place] = [] if root is None else [(root, False, None, 0)]
     while pending:
-        node, in_flow = pending.pop()
+        node, in_flow, parent, index = pending.pop()
+        if seen is not None:
+            if id(node) in seen:
+                assert parent is not None  # the root is met first
+                found.setdefault(id(parent), (parent, []))[1].append(index)
+                continue
+            seen.add(id(node))
         if isinstance(node, yaml.ScalarNode):
             if not node.value and not node.style and (in_flow or node.start_mark.index >= end):
-                return False
+                return None
             if spans is not None and node.style:
-                span = scalar_span(text, node.start_mark.index, node.end_mark.index)
-                if span is not None:
-                    spans.append(span)
-        elif isinstance(node, yaml.MappingNode):
-            in_flow = in_flow or bool(node.flow_style)
-            pending.extend((part, in_flow) for pair in node.value for part in pair)
+                start, stop = node.start_mark.index + shift, node.end_mark.index + shift
+                span = scalar_span(text, start, stop)
+                if span is None:
+                    return None
+                spans.append(span)
+            continue
+        if isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
         elif isinstance(node, yaml.SequenceNode):
-            in_flow = in_flow or bool(node.flow_style)
-            pending.extend((item, in_flow) for item in node.value)
-    return spans is None or tabs_read_alike(text, sorted(spans))
+            children = node.value
+        else:
+            continue
+        in_flow = in_flow or bool(node.flow_style)
+        if seen is None:  # no alias: any order will do
+            pending.extend((child, in_flow, None, 0) for child in children)
+        else:
+            pending.extend(
+                (children[at], in_flow, node, at) for at in range(len(children) - 1, -1, -1)
+            )
+    if spans is not None and not tabs_read_alike(text, sorted(spans)):
+        return None
+    return list(found.values())
 
 
 @functools.cache

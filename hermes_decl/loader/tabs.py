@@ -19,11 +19,12 @@ Span = tuple[int, int]
 
 
 def scalar_span(text: str, start: int, end: int) -> Span | None:
-    """The span of a quoted or block scalar read from ``start`` to ``end``, when it starts there.
+    """The span of a quoted or block scalar read from ``start`` to ``end``, where a tab is read
+    alike and a ``#`` starts no comment; None where a tab in it may be read differently.
 
     Between a quoted scalar's quotes; for a block scalar, from the line break that ends its
-    header to its end. A scalar whose tag or anchor comes first has none: a tab near it is
-    left to the pure-Python parser.
+    header to its end. A scalar whose tag or anchor comes first spans all it was read from, and
+    only without a tab: the parsers may read one between its properties and its text differently.
     """
     opening = text[start : start + 1]
     if opening in ("'", '"'):
@@ -31,7 +32,13 @@ def scalar_span(text: str, start: int, end: int) -> Span | None:
     if opening in ("|", ">"):
         breaks = [at for at in (text.find(c, start, end) for c in _BREAKS) if at >= 0]
         return (min(breaks, default=end), end)
-    return None
+    return (start, end) if text.find("\t", start, end) < 0 else None
+
+
+def libyaml_shift(text: str) -> int:
+    """What to add to libyaml's offsets into ``text`` to index it: libyaml does not count a
+    leading byte order mark."""
+    return 1 if text.startswith("\ufeff") else 0
 
 
 def tabs_read_alike(text: str, spans: Sequence[Span]) -> bool:

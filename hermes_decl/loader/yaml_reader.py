@@ -10,6 +10,7 @@ from yaml.reader import ReaderError
 from hermes_decl._text import show
 from hermes_decl.declaration import DeclarationError, Issue
 from hermes_decl.errors import DataPath
+from hermes_decl.loader.alias_places import alias_places
 from hermes_decl.loader.collection import paused_collection
 from hermes_decl.loader.composers import (
     _ComposerBase,
@@ -20,6 +21,7 @@ from hermes_decl.loader.composers import (
     _too_deep,
     _Unsure,
     may_compose_in_c,
+    may_hold_aliases,
     places_alike,
 )
 from hermes_decl.loader.document import (
@@ -382,13 +384,16 @@ def _compose_in_c(text: str, where: str) -> Document:
 
     Any text the C composer refuses (a second document, an alias it cannot resolve, nesting
     past ``MAX_DEPTH``) raises, to be composed in Python, which says what is wrong and where.
+    Where the text may hold aliases, each alias's place is read off the text around it.
     """
-    if _FastComposer is None or not may_compose_in_c(text):
-        raise _Unsure  # the nodes may hold aliases, which only the Python composer places
+    if _FastComposer is None or not may_compose_in_c():
+        raise _Unsure
     composer = _FastComposer(text)
     root = composer.get_single_node()
-    if not places_alike(text, root):
+    aliased = places_alike(text, root, aliased=may_hold_aliases(text))
+    if aliased is None:
         raise _Unsure
+    composer.alias_at.update(alias_places(text, aliased))
     return _document(composer, root, where)
 
 
