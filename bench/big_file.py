@@ -3,9 +3,11 @@
 The check is everything ``load_declarations_text`` does: reading with positions and bounds, then
 parsing every server. The baseline is ``yaml.load(text, Loader=yaml.SafeLoader)``, PyYAML's
 pure-Python safe loader, in the same process and, as the loader reads, with the cyclic garbage
-collector paused. Three files just under the size bound: copies of a large example server (few
-large servers), many small servers of four shapes, and those small servers with one tab in a
-comment (a tab libyaml and PyYAML read alike, so the file stays with libyaml).
+collector paused. Four files just under the size bound: copies of a large example server (few
+large servers), many small servers of four shapes, those small servers with one tab in a comment
+(a tab libyaml and PyYAML read alike, so the file stays with libyaml), and with two servers that
+share a block through an anchor and an alias (whose place is read off the text, so the file
+stays with the C composer).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ SMALL_SHAPES = (
 )
 """Four small servers, cycled: 10,000 of them fit in a file the loader reads."""
 TAB_COMMENT = "# servers\tof four shapes\n"
+ANCHORED = "gpu-a: &gpu\n  requires: {gpu: nvidia}\ngpu-b: *gpu\n"
 
 
 def big_text(size: int = SIZE) -> str:
@@ -68,6 +71,11 @@ def tabbed_text(size: int = SIZE) -> str:
     return TAB_COMMENT + many_small_text(size - len(TAB_COMMENT))
 
 
+def anchored_text(size: int = SIZE) -> str:
+    """The many small servers after two that share one block through an anchor and an alias."""
+    return ANCHORED + many_small_text(size - len(ANCHORED))
+
+
 def _seconds(action: Callable[[], object]) -> float:
     started = time.perf_counter()
     action()
@@ -84,6 +92,7 @@ FILES: tuple[tuple[str, Callable[[], str]], ...] = (
     ("few large servers", big_text),
     ("many small servers", many_small_text),
     ("many small servers, a tab in a comment", tabbed_text),
+    ("many small servers, an anchor and its alias", anchored_text),
 )
 
 

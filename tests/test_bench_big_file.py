@@ -22,3 +22,12 @@ def test_the_tabbed_file_is_the_small_servers_after_a_tab_in_a_comment() -> None
     assert text.startswith(big_file.TAB_COMMENT)
     assert len(text) <= big_file.SIZE
     assert list(load_declarations_text(text))[:2] == ["s0", "s1"]
+
+
+def test_the_anchored_file_shares_one_block_between_two_servers() -> None:
+    text = big_file.anchored_text()
+    assert text.startswith(big_file.ANCHORED)
+    assert len(text) <= big_file.SIZE
+    declarations = load_declarations_text(text)
+    assert list(declarations)[:3] == ["gpu-a", "gpu-b", "s0"]
+    assert declarations["gpu-a"].requires == declarations["gpu-b"].requires
