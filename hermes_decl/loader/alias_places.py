@@ -91,6 +91,8 @@ def _aliases_between(
 ) -> list[Position]:
     """The places of the ``count`` aliases in the gap from ``lower`` to ``upper``."""
     start, stop = lower.index + offset, upper.index + offset
+    if start > stop:
+        raise _Unsure  # the nodes around the gap are not in reading order
     found: list[int] = []
     at = start
     while at < stop:
@@ -103,7 +105,7 @@ def _aliases_between(
         elif first == "#" and at > 0 and text[at - 1] not in _BLANKS:
             raise _Unsure  # not a comment: a '#' inside a token
         at = piece.end()
-    if start > stop or len(found) != count:
+    if len(found) != count:
         raise _Unsure
     return [_place(text, start, lower, index) for index in found]
 

@@ -94,6 +94,7 @@ class _Builder:
     def _value(
         self, node: yaml.Node, path: DataPath, depth: int, at: Position
     ) -> tuple[object, _Spot]:
+        """The value of a node being visited, and where it and its children sit."""
         if type(node) is yaml.ScalarNode and node.tag == _STR:
             return node.value, _Spot(at, double_quoted=node.style == '"')  # most values: text
         if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
