@@ -30,6 +30,7 @@ from hermes_decl.loader import (
     load_declarations_text,
     load_plugin_manifest,
 )
+from hermes_decl.loader.yaml_reader import _read_yaml
 
 
 @contextmanager
@@ -122,3 +123,28 @@ def test_checking_10000_servers_does_at_most_n_to_1_05_the_work_of_1000(tmp_path
     most = 10**GROWTH_BOUND
     assert scanned[1] <= most * max(scanned[0], 1), f"objects scanned {scanned}"
     assert large_calls <= most * small_calls, f"calls {small_calls} → {large_calls}"
+
+
+TABBED_TEXTS: dict[str, Callable[[int], str]] = {
+    "a long line of quoted hashes, then tabs in a comment": lambda n: (
+        "x: [" + "'#', " * n + "] #" + "\t" * n + "\n"
+    ),
+    "a tab in a comment on every line": lambda n: "".join(f"k{i}: 1 # c\tc\n" for i in range(n)),
+    "tabs in quoted scalars on every line": lambda n: "".join(f"k{i}: '#\t#'\n" for i in range(n)),
+}
+"""Text whose tabs both parsers read alike, so the rule that says so reads all of it."""
+
+
+def _reading_calls(text: str) -> int:
+    """The function calls one reading of ``text`` makes, with the tab rule (libyaml's path)."""
+    profile = cProfile.Profile()
+    profile.runcall(_read_yaml, text, "t.yaml")
+    return sum(entry.callcount for entry in profile.getstats())
+
+
+@pytest.mark.parametrize("make", list(TABBED_TEXTS.values()), ids=list(TABBED_TEXTS))
+def test_the_tab_rule_reads_each_line_once(make: Callable[[int], str]) -> None:
+    small, large = make(1_000), make(10_000)
+    assert len(large.encode("utf-8")) <= MAX_BYTES
+    _reading_calls(small)
+    assert _reading_calls(large) <= 10**GROWTH_BOUND * _reading_calls(small)

@@ -9,10 +9,12 @@ text between a quoted scalar's quotes, a block scalar's content lines, and a com
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 
 _BREAKS = "\n\r\x85\u2028\u2029"
 """What both parsers end a line with (YAML 1.1 counts NEL, LS and PS as line breaks too)."""
+_BREAK = re.compile(f"[{_BREAKS}]")
 
 Span = tuple[int, int]
 """Character offsets ``[start, end)`` of text a parser read inside one scalar."""
@@ -46,13 +48,21 @@ def tabs_read_alike(text: str, spans: Sequence[Span]) -> bool:
 
     ``spans`` are the quoted and block scalars' spans in reading order (they do not overlap).
     A comment is a ``#`` at a line's start or after a space or tab, outside every span, before
-    the tab on its line.
+    the tab on its line. Each line is read once, however many tabs it holds: the work stays
+    linear in the text.
     """
     starts = [start for start, _ in spans]
+    line_end, comment = 0, 0  # the line of the last tab looked at, and where its comment starts
     at = text.find("\t")
     while at >= 0:
-        if not (_inside(spans, starts, at) or _in_comment(text, spans, starts, at)):
-            return False
+        if not _inside(spans, starts, at):
+            if at >= line_end:
+                line_start = max(text.rfind(c, line_end, at) for c in _BREAKS) + 1
+                found = _BREAK.search(text, at)
+                line_end = found.start() if found is not None else len(text)
+                comment = _comment_start(text, spans, starts, line_start, line_end)
+            if comment >= at:
+                return False
         at = text.find("\t", at + 1)
     return True
 
@@ -62,12 +72,14 @@ def _inside(spans: Sequence[Span], starts: Sequence[int], at: int) -> bool:
     return index >= 0 and spans[index][0] <= at < spans[index][1]
 
 
-def _in_comment(text: str, spans: Sequence[Span], starts: Sequence[int], at: int) -> bool:
-    line_start = max(text.rfind(c, 0, at) for c in _BREAKS) + 1
-    hash_at = text.find("#", line_start, at)
+def _comment_start(
+    text: str, spans: Sequence[Span], starts: Sequence[int], line_start: int, line_end: int
+) -> int:
+    """Where the comment on the line from ``line_start`` to ``line_end`` starts; its end if none."""
+    hash_at = text.find("#", line_start, line_end)
     while hash_at >= 0:
         after_space = hash_at == line_start or text[hash_at - 1] in " \t"
         if after_space and not _inside(spans, starts, hash_at):
-            return True
-        hash_at = text.find("#", hash_at + 1, at)
-    return False
+            return hash_at
+        hash_at = text.find("#", hash_at + 1, line_end)
+    return line_end
