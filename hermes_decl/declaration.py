@@ -64,7 +64,7 @@ def _explain(explaining: SchemaValidator, data: dict[str, Any], *, name: str, wh
         return explaining.validate_python(data, context={APP_ID_CONTEXT_KEY: name})
     except ValidationError as error:
         try:
-            issues = issues_from(error, data)
+            issues = issues_from(error, data, where=where)
         except Exception:  # a hostile object failed only when its problems were located in it
             issues = (_UNREADABLE,)
         raise DeclarationError(where, issues) from None

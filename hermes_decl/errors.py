@@ -183,7 +183,7 @@ KeyOrders = dict[int, dict[str, int]]
 
 
 def _position(container: object, key: str, orders: KeyOrders) -> int:
-    if not isinstance(container, Mapping):
+    if not isinstance(container, (dict, Mapping)):  # a dict first: no ABC check
         return 0
     order = orders.get(id(container))
     if order is None:
@@ -218,7 +218,7 @@ def data_path(
         key = element if isinstance(element, str) else str(element)
         path.append(key)
         place.append(_position(cursor, key, orders))
-        cursor = cursor.get(key) if isinstance(cursor, Mapping) else None
+        cursor = cursor.get(key) if isinstance(cursor, (dict, Mapping)) else None  # dict: no ABC
     return tuple(path), tuple(place)
 
 
@@ -261,8 +261,9 @@ def dotted(path: Sequence[str | int]) -> str:
     return text
 
 
-def issues_from(error: ValidationError, data: object) -> tuple[Issue, ...]:
-    """Translate each line of a ``ValidationError`` about ``data`` into issues, in reading order."""
+def issues_from(error: ValidationError, data: object, *, where: str = "") -> tuple[Issue, ...]:
+    """Translate each line of a ``ValidationError`` about ``data`` into issues, in reading order,
+    each labelled with ``where`` (the ``DeclarationError`` that holds them then keeps them)."""
     placed: list[tuple[tuple[int, ...], Issue]] = []
     seen: set[Issue] = set()
     orders: KeyOrders = {}
@@ -283,7 +284,7 @@ def issues_from(error: ValidationError, data: object) -> tuple[Issue, ...]:
             # Our own codes (PydanticCustomError) carry finished messages, and their hint apart.
             code, message = line["type"], line["msg"]
             hint = line.get("ctx", {}).get(HINT_CONTEXT)
-        issue = Issue(loc, code, message, path=path, hint=hint)
+        issue = Issue(loc, code, message, path=path, where=where, hint=hint)
         if issue not in seen:
             seen.add(issue)
             placed.append((place, issue))
