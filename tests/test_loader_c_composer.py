@@ -7,12 +7,15 @@ recurses no deeper than the loader's bound, nor could libyaml let it past 1,000 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import yaml
 
 from bench import big_file
+from hermes_decl.loader import alias_places
 from hermes_decl.loader.composers import (
     _bounded_c_composer,
     _FastComposer,
@@ -194,3 +197,34 @@ ALIASED = [
 def test_aliases_are_composed_in_c_at_their_places(text: str) -> None:
     _compose_in_c(text, "t.yaml")  # not declined
     _same_every_way(text)
+
+
+class _CountedBreaks:
+    """A line-break pattern that counts the breaks it is asked to find."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.found = 0
+
+    def finditer(self, *where: Any) -> Iterator[re.Match[str]]:
+        for found in self.pattern.finditer(*where):
+            self.found += 1
+            yield found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &a x\nb:\n" + "  - *a\n" * 2_000,
+        "a: &a x\nb: [\n" + "  *a,\n" * 2_000 + "]\n",
+        "m: &m {k: 1}\nz:\n  <<: [\n" + "    *m, # again\n" * 2_000 + "  ]\n",
+    ],
+    ids=["block list", "flow list", "merge list"],
+)
+def test_a_run_of_aliases_is_placed_reading_each_line_break_once(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counted = _CountedBreaks(alias_places._BREAK)
+    monkeypatch.setattr(alias_places, "_BREAK", counted)
+    _compose_in_c(text, "t.yaml")
+    assert 2_000 <= counted.found <= text.count("\n")

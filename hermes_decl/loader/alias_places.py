@@ -89,11 +89,13 @@ def _runs(indexes: Sequence[int]) -> list[list[int]]:
 def _aliases_between(
     text: str, offset: int, lower: yaml.Mark, upper: yaml.Mark, count: int
 ) -> list[Position]:
-    """The places of the ``count`` aliases in the gap from ``lower`` to ``upper``."""
+    """The places of the ``count`` aliases in the gap from ``lower`` to ``upper``, counted on from
+    ``lower`` as the gap is read, once."""
     start, stop = lower.index + offset, upper.index + offset
     if start > stop:
         raise _Unsure  # the nodes around the gap are not in reading order
-    found: list[int] = []
+    found: list[Position] = []
+    line, line_start = lower.line, start - lower.column  # 0-based, as marks count
     at = start
     while at < stop:
         piece = _GAP_PIECE.match(text, at, stop)
@@ -101,19 +103,13 @@ def _aliases_between(
             raise _Unsure
         first = text[at]
         if first == "*":
-            found.append(at)
+            found.append((line + 1, at - line_start + 1))
         elif first == "#" and at > 0 and text[at - 1] not in _BLANKS:
             raise _Unsure  # not a comment: a '#' inside a token
+        elif first in _BLANKS:
+            for line_break in _BREAK.finditer(text, at, piece.end()):
+                line, line_start = line + 1, line_break.end()
         at = piece.end()
     if len(found) != count:
         raise _Unsure
-    return [_place(text, start, lower, index) for index in found]
-
-
-def _place(text: str, start: int, mark: yaml.Mark, index: int) -> Position:
-    """The 1-based line and column of ``index``, counted on from ``mark`` (at ``start``)."""
-    between = text[start:index]
-    breaks = list(_BREAK.finditer(between))
-    if breaks:
-        return (mark.line + len(breaks) + 1, len(between) - breaks[-1].end() + 1)
-    return (mark.line + 1, mark.column + len(between) + 1)
+    return found
