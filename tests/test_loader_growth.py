@@ -12,6 +12,7 @@ changes: the objects each collection scans and the function calls made, 1,000 se
 from __future__ import annotations
 
 import cProfile
+import dataclasses
 import gc
 import io
 from collections.abc import Callable, Iterator
@@ -23,13 +24,14 @@ import pytest
 from bench.big_file import small_servers_text
 from bench.growth import GROWTH_BOUND
 from hermes_decl import cli
-from hermes_decl.declaration import DeclarationError
+from hermes_decl.declaration import DeclarationError, Issue
 from hermes_decl.loader import (
     MAX_BYTES,
     load_declarations_file,
     load_declarations_text,
     load_plugin_manifest,
 )
+from hermes_decl.loader.declarations import servers_in
 from hermes_decl.loader.yaml_reader import _read_yaml
 
 
@@ -148,3 +150,24 @@ def test_the_tab_rule_reads_each_line_once(make: Callable[[int], str]) -> None:
     assert len(large.encode("utf-8")) <= MAX_BYTES
     _reading_calls(small)
     assert _reading_calls(large) <= 10**GROWTH_BOUND * _reading_calls(small)
+
+
+class _CountedIssues(tuple[Issue, ...]):
+    """A document's reading issues that count how often they are read through."""
+
+    reads = 0
+
+    def __iter__(self) -> Iterator[Issue]:
+        type(self).reads += 1
+        return super().__iter__()
+
+
+def test_the_reading_issues_are_read_through_a_bounded_number_of_times_per_document() -> None:
+    text = "z: [" + ", ".join(["!x a"] * 50) + "]\n"
+    text += "".join(f"s{i}: {{app: 5}}\n" for i in range(200))
+    read = _read_yaml(text, "t.yaml")
+    counted = dataclasses.replace(read, issues=_CountedIssues(read.issues))
+    with pytest.raises(DeclarationError) as caught:
+        servers_in(counted, ())
+    assert len(caught.value.issues) == 251  # z is no server, 50 custom tags, 200 bad apps
+    assert _CountedIssues.reads <= 3  # not once per server that fails

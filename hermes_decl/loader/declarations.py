@@ -77,9 +77,8 @@ def _missing_key_position(document: Document, path: DataPath) -> Position:
 
 def _placed(document: Document, server: DataPath, error: DeclarationError) -> Iterator[Issue]:
     """The parser's issues for one server, located in the document."""
-    bad_keys = {issue.path for issue in document.issues if issue.code == "bad_key"}
     for issue in error.issues:
-        if issue.code == "non_string_key" and (*server, *issue.path) in bad_keys:
+        if issue.code == "non_string_key" and (*server, *issue.path) in document.bad_key_paths:
             continue  # already reported while reading, at the key itself
         named = issue.path[:1] == ("name",)
         if named:

@@ -139,6 +139,11 @@ class Document:
         return spot.at
 
     @cached_property
+    def bad_key_paths(self) -> frozenset[DataPath]:
+        """The mappings that hold a key that is no string, each reported once while reading."""
+        return frozenset(issue.path for issue in self.issues if issue.code == "bad_key")
+
+    @cached_property
     def values(self) -> Mapping[DataPath, Position]:
         """Every data path in the document → the position of its value."""
         return {path: spot.at for path, spot, _ in self._walk()}
