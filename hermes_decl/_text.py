@@ -7,6 +7,9 @@ import reprlib
 from collections.abc import Iterable
 
 MAX_SHOWN = 80
+LONGEST_WRITTEN_INT_BITS = 14_000
+"""The longest integer written as digits (about 4,200): Python 3.11 and later refuse to write one
+past 4,300 digits, and 3.10 takes time quadratic in the digits; a longer one is shown by size."""
 
 _VISIBLE = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -58,6 +61,8 @@ def show(value: object) -> str:
         text = value.isoformat()  # YAML reads 2024-01-01 as a date
     elif isinstance(value, (bytes, bytearray)):
         text = f"binary data of {len(value)} bytes"
+    elif isinstance(value, int) and value.bit_length() > LONGEST_WRITTEN_INT_BITS:
+        text = f"an integer of {value.bit_length():,} bits"
     elif isinstance(value, (set, frozenset)):
         text = "a set"
     else:

@@ -17,11 +17,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hermes_decl._text import show
 from hermes_decl.declaration import DeclarationError, parse_declaration
 from hermes_decl.loader import (
     MAX_ALIAS_NODES,
     MAX_BYTES,
     MAX_DEPTH,
+    MAX_INT_DIGITS,
     Document,
     core_schema,
     declarations_from,
@@ -1322,3 +1324,53 @@ def test_core_schema_dump_quotes_what_it_would_read_as_another_type() -> None:
     text = core_schema.safe_dump(data, sort_keys=False)
     assert text == "'08': yes\nno: true\n'0o7': 2024-01-01\nx: null\n"
     assert core_schema.safe_load(text) == data
+
+
+def _messages(text: str) -> list[tuple[str, str, str]]:
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_text(text)
+    return [(issue.loc, issue.code, issue.message) for issue in caught.value.issues]
+
+
+@pytest.mark.parametrize("written", ["{digits}", "!!int '{digits}'", "-{digits}"])
+def test_a_decimal_integer_of_more_digits_than_read_is_refused_in_words_of_its_own(
+    written: str,
+) -> None:
+    value = written.format(digits="9" * (MAX_INT_DIGITS + 1))
+    (found,) = _messages(f"srv:\n  requires: {{gpu: {value}}}\n")
+    assert found[:2] == ("srv.requires.gpu", "bad_value")
+    refusal = "cannot be read as !!int: it has 4,301 digits, more than 4,300 (got "
+    assert found[2].startswith(refusal)
+
+
+def test_a_json_integer_of_more_digits_than_read_is_refused_in_words_of_its_own(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "plugin.json"
+    path.write_text('{"srv": {"requires": {"gpu": ' + "9" * (MAX_INT_DIGITS + 1) + "}}}")
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations_file(path)
+    (issue,) = caught.value.issues
+    assert (issue.code, issue.message, issue.line, issue.column) == (
+        "json_syntax",
+        "is not valid JSON: an integer of 4,301 digits, more than 4,300",
+        1,
+        30,
+    )
+
+
+def test_an_integer_too_long_to_write_as_digits_is_shown_by_its_size() -> None:
+    hexadecimal = "0x" + "F" * 5_000  # 20,000 bits: read in linear time, written never
+    assert _messages(f"srv:\n  requires: {{gpu: {hexadecimal}}}\n") == [
+        ("srv.requires.gpu", "wrong_type", "must be 'nvidia' (got an integer of 20,000 bits)")
+    ]
+    assert _messages(f"srv:\n  requires:\n    ? {hexadecimal}\n    : {{a: !x 1}}\n") == [
+        ("srv.requires", "bad_key", "keys must be strings (got an integer of 20,000 bits)"),
+        (
+            'srv.requires["an integer of 20,000 bits"].a',
+            "unknown_tag",
+            "custom tags are not allowed (got '!x')",
+        ),
+    ]
+    assert show(int("9" * MAX_INT_DIGITS)) == "an integer of 14,285 bits"
+    assert show(int("9" * 4_000)).startswith("99999")  # 13,288 bits: written, shortened

@@ -7,7 +7,8 @@ of every value and every mapping key, so that
 each ``DeclarationError`` issue points at the offending value or key in the file. Reading never
 raises anything but ``DeclarationError`` and never expands an alias or merge-key bomb: aliases and
 merge keys may repeat at most ``MAX_ALIAS_NODES`` node visits (the work, not the values produced),
-nesting stops at ``MAX_DEPTH`` levels, and text is bounded by ``MAX_BYTES``. Only a regular file is
+nesting stops at ``MAX_DEPTH`` levels, a decimal integer at ``MAX_INT_DIGITS`` digits, and text is
+bounded by ``MAX_BYTES``. Only a regular file is
 read: it is opened without blocking and the open descriptor is checked, so a FIFO, a terminal, a
 device or a directory is refused (``not_a_regular_file``) and never waited on.
 
@@ -33,6 +34,7 @@ from hermes_decl.loader.document import (
     MAX_ALIAS_NODES,
     MAX_BYTES,
     MAX_DEPTH,
+    MAX_INT_DIGITS,
     SERVER_KEYS,
     STRING_WHERE,
     Document,
@@ -50,6 +52,7 @@ __all__ = [
     "MAX_ALIAS_NODES",
     "MAX_BYTES",
     "MAX_DEPTH",
+    "MAX_INT_DIGITS",
     "SERVER_KEYS",
     "STRING_WHERE",
     "Document",

@@ -16,6 +16,8 @@ import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.resolver import BaseResolver
 
+from hermes_decl.loader.document import MAX_INT_DIGITS
+
 _TAG = "tag:yaml.org,2002:"
 
 NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
@@ -73,6 +75,10 @@ class CoreConstructor(SafeConstructor):
             return int(value[2:], 8)
         if value.startswith("0x"):
             return int(value[2:], 16)
+        digits = len(value.lstrip("+-"))
+        if digits > MAX_INT_DIGITS:
+            problem = f"it has {digits:,} digits, more than {MAX_INT_DIGITS:,}"
+            raise ConstructorError(None, None, problem, node.start_mark)
         return int(value, 10)
 
 

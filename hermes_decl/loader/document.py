@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from hermes_decl._text import show
+from hermes_decl._text import LONGEST_WRITTEN_INT_BITS, show
 from hermes_decl.declaration import Issue
 from hermes_decl.errors import DataPath, dotted
 
@@ -26,6 +26,9 @@ MAX_DEPTH = 100
 """The deepest nesting of mappings and lists accepted, counted from the document's top."""
 MAX_BYTES = 1024 * 1024
 """The largest file (in bytes) or text (in characters) read."""
+MAX_INT_DIGITS = 4_300
+"""The most digits of a decimal integer read: turning digits into a number takes time quadratic
+in their count (Python 3.11 and later refuse more than 4,300 themselves, in their own words)."""
 
 Position = tuple[int, int]
 """A 1-based ``(line, column)``, as editors show them."""
@@ -209,7 +212,10 @@ def _mark(mark: _Marked | None) -> Position:
 
 
 def _step(key: object) -> str | int:
-    """A mapping key as a data path element (non-string keys are shown, as they are errors)."""
+    """A mapping key as a data path element (non-string keys are shown, as they are errors; an
+    integer too long to write as digits too)."""
+    if isinstance(key, int) and key.bit_length() > LONGEST_WRITTEN_INT_BITS:
+        return show(key)
     return key if isinstance(key, (str, int)) else show(key)
 
 

@@ -10,6 +10,7 @@ from hermes_decl.errors import DataPath
 from hermes_decl.loader.composers import _too_deep
 from hermes_decl.loader.document import (
     MAX_DEPTH,
+    MAX_INT_DIGITS,
     Document,
     Position,
     _duplicate_key,
@@ -20,7 +21,17 @@ from hermes_decl.loader.document import (
 
 JSON_SPACE = re.compile(r"[ \t\n\r]*")
 """The whitespace JSON allows between tokens."""
-_JSON = json.JSONDecoder()
+
+
+def _integer(digits: str) -> int:
+    """A JSON integer, at most ``MAX_INT_DIGITS`` digits long."""
+    count = len(digits.lstrip("-"))
+    if count > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {count:,} digits, more than {MAX_INT_DIGITS:,}")
+    return int(digits)
+
+
+_JSON = json.JSONDecoder(parse_int=_integer)
 TRAILING_COMMA = "Trailing comma before '{closing}'"
 TRAILING_COMMA_HINT = "remove it: JSON allows no comma after the last item"
 JSON_HINTS = {
