@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from bench import big_file
-from hermes_decl.loader import alias_places
+from hermes_decl.loader import alias_places, yaml_reader
 from hermes_decl.loader.composers import (
     _bounded_c_composer,
     _FastComposer,
@@ -25,7 +25,7 @@ from hermes_decl.loader.composers import (
     places_alike,
 )
 from hermes_decl.loader.document import MAX_DEPTH
-from hermes_decl.loader.yaml_reader import _compose_in_c
+from hermes_decl.loader.yaml_reader import LIBYAML_TAG_DIRECTIVES, _compose_in_c
 from tests.test_loader_parsers import CORPUS, SHAPES, _ladder, _same_every_way
 
 
@@ -228,3 +228,19 @@ def test_a_run_of_aliases_is_placed_reading_each_line_break_once(
     monkeypatch.setattr(alias_places, "_BREAK", counted)
     _compose_in_c(text, "t.yaml")
     assert 2_000 <= counted.found <= text.count("\n")
+
+
+@pytest.mark.parametrize(
+    ("directives", "through_libyaml"),
+    [(LIBYAML_TAG_DIRECTIVES, True), (LIBYAML_TAG_DIRECTIVES + 1, False)],
+)
+def test_text_with_many_tag_directives_is_left_to_the_pure_python_parser(
+    directives: int, through_libyaml: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    standard = "%TAG !s! tag:yaml.org,2002:\n"
+    others = "".join(f"%TAG !t{i}! tag:x,{i}:\n" for i in range(directives - 1))
+    text = standard + others + "---\na: !s!str c\n"
+    tried: list[str] = []
+    monkeypatch.setattr(yaml_reader, "_through_libyaml", lambda read, text: tried.append(text))
+    assert yaml_reader._read_yaml(text, "t.yaml").data == {"a": "c"}
+    assert bool(tried) is through_libyaml

@@ -1,7 +1,8 @@
 """Reading declaration files: YAML or JSON text → data with positions → declarations (SPEC 10).
 
 The text is read with PyYAML (its C parser when libyaml is present, the pure-Python one
-otherwise, with the same result) by the YAML 1.2 core schema, as editors read it; text that is
+otherwise or past a few dozen ``%TAG`` directives, which libyaml reads in quadratic time, with
+the same result) by the YAML 1.2 core schema, as editors read it; text that is
 JSON is read with the ``json`` module's own scanners. Reading keeps the 1-based line and column
 of every value and every mapping key, so that
 each ``DeclarationError`` issue points at the offending value or key in the file. Reading never

@@ -333,9 +333,15 @@ _no_collection = paused_collection
 """The name the collector's pause had here before it served the whole load."""
 
 
+LIBYAML_TAG_DIRECTIVES = 64
+"""Text with more ``%TAG`` directives than this is read by PyYAML's own parser: libyaml compares
+each directive, and each tag, with every directive before it (time quadratic in their count)."""
+
+
 def _read_yaml_text(text: str, where: str, *, fast: bool, compose_in_c: bool) -> Document:
     """``_read_yaml``'s work: libyaml first when it may be used, PyYAML's own parser otherwise."""
-    if fast and _FastLoader is not None and "\ufeff" not in text[1:]:
+    few_directives = text.count("%TAG") <= LIBYAML_TAG_DIRECTIVES
+    if fast and _FastLoader is not None and "\ufeff" not in text[1:] and few_directives:
         # libyaml skips a byte order mark anywhere, and a tab in more places than PyYAML
         fast_loader = _FastLoader
         document = None
