@@ -305,3 +305,47 @@ def test_the_tab_rule_is_read_off_the_text_and_the_spans() -> None:
     assert scalar_span("k: |-\n  x\n", 3, 10) == (5, 10)
     assert scalar_span("k: &a 'x'\n", 3, 9) == (3, 9)  # no '#' in it starts a comment
     assert scalar_span("k: &a\t'x'\n", 3, 9) is None  # a tab PyYAML may refuse
+
+
+@st.composite
+def _shared_documents(draw: st.DrawFn) -> str:
+    """A document whose values share collections, dumped by PyYAML as anchors and aliases, in
+    block or flow style, with comments after some lines and either line break."""
+    shared: list[object] = []
+
+    def value(depth: int) -> object:
+        choice = draw(st.integers(0, 9))
+        if depth > 3 or choice < 3:
+            reuse: bool = draw(st.booleans())
+            if shared and reuse:
+                return draw(st.sampled_from(shared))
+            return draw(st.sampled_from(["x", "y z", "1", "*", "# no", "a: b"]))
+        items = range(draw(st.integers(0, 3)))
+        made: object = (
+            [value(depth + 1) for _ in items]
+            if choice < 6
+            else {f"k{number}": value(depth + 1) for number in items}
+        )
+        if draw(st.booleans()):
+            shared.append(made)
+        return made
+
+    data = {f"s{number}": value(0) for number in range(draw(st.integers(1, 3)))}
+    style = draw(st.sampled_from([None, True, False]))
+    text = yaml.safe_dump(data, default_flow_style=style, width=draw(st.sampled_from([20, 1000])))
+    commented = draw(st.lists(st.booleans(), min_size=text.count("\n"), max_size=text.count("\n")))
+    lines = [
+        line + (" # *c" if line and comment else "")
+        for line, comment in zip(text.split("\n"), [*commented, False], strict=True)
+    ]
+    return draw(st.sampled_from(["\n", "\r\n"])).join(lines)
+
+
+@settings(
+    max_examples=int(os.environ.get("PARSER_EXAMPLES", "400")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(_shared_documents())
+def test_anchored_documents_read_the_same_with_both_parsers(text: str) -> None:
+    _same_every_way(text)
