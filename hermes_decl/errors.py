@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from hermes_decl._text import show
+from hermes_decl._text import LONGEST_WRITTEN_INT_BITS, show
 from hermes_decl.models.common import BUILTIN_ERROR_TYPES, HINT_CONTEXT, OS_FAMILIES
 from hermes_decl.models.install import HINT_KEYS, key_of
 from hermes_decl.models.kinds import KindVariant, tag_of
@@ -253,7 +253,8 @@ def dotted(path: Sequence[str | int]) -> str:
     text = ""
     for element in path:
         if isinstance(element, int):
-            text += f"[{element}]"
+            too_long = element.bit_length() > LONGEST_WRITTEN_INT_BITS  # an integer key, shown
+            text += f"[{show(element) if too_long else element}]"
         elif _is_bare(element):
             text += f".{element}" if text else element
         else:

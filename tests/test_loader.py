@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import math
 import os
+import pickle
 import sys
 import textwrap
 import time
@@ -1367,10 +1370,29 @@ def test_an_integer_too_long_to_write_as_digits_is_shown_by_its_size() -> None:
     assert _messages(f"srv:\n  requires:\n    ? {hexadecimal}\n    : {{a: !x 1}}\n") == [
         ("srv.requires", "bad_key", "keys must be strings (got an integer of 20,000 bits)"),
         (
-            'srv.requires["an integer of 20,000 bits"].a',
+            "srv.requires[an integer of 20,000 bits].a",
             "unknown_tag",
             "custom tags are not allowed (got '!x')",
         ),
     ]
     assert show(int("9" * MAX_INT_DIGITS)) == "an integer of 14,285 bits"
     assert show(int("9" * 4_000)).startswith("99999")  # 13,288 bits: written, shortened
+
+
+@pytest.mark.parametrize("text", ["a: 1\nb: [x, {c: y}]\n", '{"a": 1, "b": ["x", {"c": "y"}]}'])
+def test_a_document_pickles_and_copies_with_every_position(text: str) -> None:
+    document = read_document(text)
+    for copied in (pickle.loads(pickle.dumps(document)), copy.deepcopy(document)):
+        assert copied.data == document.data
+        assert dict(copied.values) == dict(document.values)
+        assert dict(copied.keys) == dict(document.keys)
+        assert copied.value_position(("b", 1, "c")) == document.value_position(("b", 1, "c"))
+    assert dataclasses.asdict(document)["data"] == document.data
+
+
+def test_integer_keys_too_long_to_write_keep_their_own_paths() -> None:
+    first, second = int("f" * 3_600, 16), int("e" * 3_600, 16)  # 14,400 bits each
+    document = _read_yaml(f"? 0x{'f' * 3_600}\n: a\n? 0x{'e' * 3_600}\n: b\n", "t.yaml")
+    assert document.data == {first: "a", second: "b"}
+    assert dict(document.values) == {(): (1, 1), (first,): (2, 3), (second,): (4, 3)}
+    assert document.value_position((second,)) == (4, 3)

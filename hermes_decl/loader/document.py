@@ -8,12 +8,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
-from types import MappingProxyType
 from typing import Any, Protocol
 
 import yaml
 
-from hermes_decl._text import LONGEST_WRITTEN_INT_BITS, show
+from hermes_decl._text import show
 from hermes_decl.declaration import Issue
 from hermes_decl.errors import DataPath, dotted
 
@@ -57,7 +56,23 @@ class _Skip:
 _SKIP = _Skip()
 
 
-_NOTHING: Mapping[Any, Any] = MappingProxyType({})
+class _Nothing(Mapping[Any, Any]):
+    """An empty read-only map; pickled and copied, it stays the one ``_NOTHING``."""
+
+    def __getitem__(self, key: object) -> Any:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __reduce__(self) -> str:
+        return "_NOTHING"
+
+
+_NOTHING = _Nothing()
 """The children and keys of a scalar's spot: one read-only empty map for all of them."""
 
 
@@ -212,10 +227,7 @@ def _mark(mark: _Marked | None) -> Position:
 
 
 def _step(key: object) -> str | int:
-    """A mapping key as a data path element (non-string keys are shown, as they are errors; an
-    integer too long to write as digits too)."""
-    if isinstance(key, int) and key.bit_length() > LONGEST_WRITTEN_INT_BITS:
-        return show(key)
+    """A mapping key as a data path element (non-string keys are shown, as they are errors)."""
     return key if isinstance(key, (str, int)) else show(key)
 
 
