@@ -25,7 +25,11 @@ from hermes_decl.loader.composers import (
     places_alike,
 )
 from hermes_decl.loader.document import MAX_DEPTH
-from hermes_decl.loader.yaml_reader import LIBYAML_TAG_DIRECTIVES, _compose_in_c
+from hermes_decl.loader.yaml_reader import (
+    LIBYAML_TAG_DIRECTIVES,
+    _compose_in_c,
+    libyaml_may_read,
+)
 from tests.test_loader_parsers import CORPUS, SHAPES, _ladder, _same_every_way
 
 
@@ -235,12 +239,15 @@ def test_a_run_of_aliases_is_placed_reading_each_line_break_once(
     [(LIBYAML_TAG_DIRECTIVES, True), (LIBYAML_TAG_DIRECTIVES + 1, False)],
 )
 def test_text_with_many_tag_directives_is_left_to_the_pure_python_parser(
-    directives: int, through_libyaml: bool, monkeypatch: pytest.MonkeyPatch
+    directives: int, through_libyaml: bool
 ) -> None:
     standard = "%TAG !s! tag:yaml.org,2002:\n"
     others = "".join(f"%TAG !t{i}! tag:x,{i}:\n" for i in range(directives - 1))
     text = standard + others + "---\na: !s!str c\n"
-    tried: list[str] = []
-    monkeypatch.setattr(yaml_reader, "_through_libyaml", lambda read, text: tried.append(text))
+    assert libyaml_may_read(text) is through_libyaml
     assert yaml_reader._read_yaml(text, "t.yaml").data == {"a": "c"}
-    assert bool(tried) is through_libyaml
+
+
+def test_text_with_a_byte_order_mark_after_its_start_is_left_to_the_pure_python_parser() -> None:
+    assert libyaml_may_read("\ufeffa: 1\n") is True
+    assert libyaml_may_read("a: 1\n\ufeffb: 2\n") is False

@@ -338,11 +338,17 @@ LIBYAML_TAG_DIRECTIVES = 64
 each directive, and each tag, with every directive before it (time quadratic in their count)."""
 
 
+def libyaml_may_read(text: str) -> bool:
+    """Whether libyaml may read ``text`` as PyYAML would, in linear time: not where a byte order
+    mark stands after the start (libyaml skips one anywhere), nor past ``LIBYAML_TAG_DIRECTIVES``
+    ``%TAG`` directives."""
+    return "\ufeff" not in text[1:] and text.count("%TAG") <= LIBYAML_TAG_DIRECTIVES
+
+
 def _read_yaml_text(text: str, where: str, *, fast: bool, compose_in_c: bool) -> Document:
     """``_read_yaml``'s work: libyaml first when it may be used, PyYAML's own parser otherwise."""
-    few_directives = text.count("%TAG") <= LIBYAML_TAG_DIRECTIVES
-    if fast and _FastLoader is not None and "\ufeff" not in text[1:] and few_directives:
-        # libyaml skips a byte order mark anywhere, and a tab in more places than PyYAML
+    if fast and _FastLoader is not None and libyaml_may_read(text):
+        # libyaml reads a tab in more places than PyYAML: ``_through_libyaml`` sees to it
         fast_loader = _FastLoader
         document = None
         if compose_in_c:
