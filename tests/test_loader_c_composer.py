@@ -17,7 +17,6 @@ import yaml
 from bench import big_file
 from hermes_decl.loader import alias_places, yaml_reader
 from hermes_decl.loader.composers import (
-    _bounded_c_composer,
     _FastComposer,
     _Unsure,
     may_compose_in_c,
@@ -39,7 +38,7 @@ def _nested(levels: int) -> str:
 
 def test_the_c_composer_here_keeps_the_nesting_bound() -> None:
     assert _FastComposer is not None, "PyYAML was built without libyaml"
-    assert _bounded_c_composer() is True
+    assert may_compose_in_c() is True
 
 
 @pytest.mark.parametrize(

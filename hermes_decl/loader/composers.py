@@ -186,11 +186,6 @@ _MAY_ANCHOR = re.compile(r"(?:^|[^0-9A-Za-z])&")
 """An ``&`` that may start an anchor: one after a letter or digit lies inside another token."""
 
 
-def may_compose_in_c() -> bool:
-    """Whether the C composer may read text here: it is, and it keeps the nesting bound."""
-    return _bounded_c_composer()
-
-
 def may_hold_aliases(text: str) -> bool:
     """Whether ``text`` may hold an anchor, so an alias: an ``&`` that may start one."""
     return "&" in text and _MAY_ANCHOR.search(text) is not None
@@ -259,7 +254,7 @@ def places_alike(
 
 
 @functools.cache
-def _bounded_c_composer() -> bool:
+def may_compose_in_c() -> bool:
     """Whether the C composer is here and keeps the bound: it declines nesting past ``MAX_DEPTH``.
 
     Checked once, on first use: a C composer that did not tell the resolver of each node would
