@@ -216,9 +216,14 @@ RECEIVED: list[bytes] = []
 """What ``recording`` servers received, one entry per connection, raw."""
 
 
+RECORDING_S = 5.0
+"""How long a recording server waits for the client to close: past every probe's deadline here
+(2 s), so the client gives up first, however late a loaded machine wakes it."""
+
+
 def recording(connection: Connection) -> None:
-    """Keep every byte the client sends until it closes (or two seconds pass)."""
-    connection.sock.settimeout(2.0)
+    """Keep every byte the client sends until it closes (or ``RECORDING_S`` pass)."""
+    connection.sock.settimeout(RECORDING_S)
     data = b""
     try:
         while chunk := connection.sock.recv(4096):
