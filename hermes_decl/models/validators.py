@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import TypeAdapter
 from pydantic_core import CoreSchema, SchemaValidator, core_schema
 
 from hermes_decl.models.fast import fast_schema
 from hermes_decl.models.named_declaration import Declaration
 from hermes_decl.models.requires import RequiresWithApp
+from hermes_decl.models.schema_generation import generated_core_schema
 
 
 def _shapes(both: CoreSchema) -> tuple[CoreSchema, CoreSchema]:
@@ -35,7 +35,7 @@ def _shapes(both: CoreSchema) -> tuple[CoreSchema, CoreSchema]:
     )
 
 
-_BOTH = TypeAdapter(tuple[Declaration, RequiresWithApp]).core_schema
+_BOTH = generated_core_schema(tuple[Declaration, RequiresWithApp])
 
 DECLARATION_SCHEMA, REQUIRES_WITH_APP_SCHEMA = _shapes(_BOTH)
 """The models' own (explaining) core schemas of the two shapes."""
