@@ -17,7 +17,7 @@ import typing
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from pydantic import BaseModel, Discriminator, RootModel, Tag
+from pydantic import BaseModel, Discriminator, Tag
 from pydantic.fields import FieldInfo
 
 from hermes_decl.models import Declaration
@@ -130,7 +130,7 @@ def floor_source() -> str:
         # The tag a validated member is dumped by, as hermes_decl's ``KIND`` or ``KEY`` says.
         tag = getattr(model, "KIND", None) or getattr(model, "KEY", None)
         tag_line = f"    TAG: typing.ClassVar[str] = {tag!r}" if isinstance(tag, str) else None
-        if issubclass(model, RootModel):
+        if model.__pydantic_root_model__:  # a string model: pydantic's own RootModel here
             root = _plain(model.model_fields["root"].annotation)
             lines.append(f"class {PREFIX}{model.__name__}(RootModel[{root}]):")
             lines.append("    model_config = FROZEN")

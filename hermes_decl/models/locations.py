@@ -8,7 +8,7 @@ is built from these variants, so the table and the union cannot drift apart.
 import copy
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ConfigDict, Field, RootModel, ValidationInfo
+from pydantic import Field, ValidationInfo
 from pydantic.json_schema import JsonSchemaValue
 
 from hermes_decl.models.common import OS_FAMILIES, PRESENCES, OsFamily, Presence, fail
@@ -33,16 +33,15 @@ from hermes_decl.models.rule_object import (
     Renderer,
     RuleObject,
 )
+from hermes_decl.models.string_model import StringModel
 from hermes_decl.models.text_rules import FLATPAK_APP_ID
 
 BareName = Annotated[str, BARE_NAME]
 RelativeFile = Annotated[str, RELATIVE_FILE]
 
 
-class PathLocation(RootModel[str]):
+class PathLocation(StringModel):
     """A path string, stored stripped and unexpanded; ``*`` matches text within one segment."""
-
-    model_config = ConfigDict(frozen=True, strict=True, defer_build=True)
 
     KIND: ClassVar[str] = "path"
     OS_FAMILY: ClassVar[OsFamily]
