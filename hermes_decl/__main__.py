@@ -2,7 +2,7 @@
 
 import sys
 
-from hermes_decl.cli import main
+from hermes_decl.cli import program
 
 if __name__ == "__main__":  # not in a worker process that imports this module
-    sys.exit(main())
+    sys.exit(program())

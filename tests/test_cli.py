@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -9,6 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,6 +48,82 @@ def test_the_console_script_is_installed() -> None:
     result = run_started([str(script), "--help"], capture_output=True, text=True, check=False)
     assert result.returncode == 0
     assert "check" in result.stdout and "explain" in result.stdout and "schema" in result.stdout
+
+
+PROGRAM = """
+import atexit, gc, sys
+from hermes_decl.cli import program
+atexit.register(lambda: print("atexit ran", flush=True))
+sys.argv = ["hermes-decl", "check", sys.argv[1]]
+status = program()
+print("status", status, "frozen", gc.get_freeze_count() > 0)
+"""
+
+
+def test_the_program_sets_what_it_built_aside_from_the_collector_and_exits_as_usual() -> None:
+    result = run_started(
+        [sys.executable, "-c", PROGRAM, VALID_EXAMPLES[1]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-2:] == ["status 0 frozen True", "atexit ran"]
+    assert f"{VALID_EXAMPLES[1]}: ok" in result.stdout
+
+
+def test_the_entry_points_run_the_program_and_main_leaves_the_collector_alone() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'hermes-decl = "hermes_decl.cli:program"' in pyproject
+    assert "sys.exit(program())" in (ROOT / "hermes_decl" / "__main__.py").read_text("utf-8")
+    frozen = gc.get_freeze_count()
+    assert cli.main(["check", str(ROOT / VALID_EXAMPLES[1])]) == 0
+    assert gc.get_freeze_count() == frozen  # a caller's process is its own
+
+
+def _sub_parser(parser: Any, name: str) -> Any:
+    [subparsers] = [action for action in parser._actions if action.dest == "command"]
+    return subparsers.choices[name]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["check", "a.yaml", "--format", "json", "--color", "never"],
+        ["check", "--files-from", "-", "-j", "2"],
+        ["explain", "a.yaml", "--os", "win32"],
+        ["schema"],
+        ["init", "--help-me"],
+        ["override", "--help-me"],
+    ],
+    ids=lambda arguments: arguments[0],
+)
+def test_a_command_named_first_is_read_by_its_own_parser_alone_as_by_the_whole(
+    arguments: list[str],
+) -> None:
+    """The program builds only the named command's options: its help, its readings and its
+    errors are the whole parser's."""
+    (command,) = cli._commands_for(arguments)
+    assert command.name == arguments[0]
+    alone, whole = cli._parser((command,)), cli._parser()
+    assert (
+        _sub_parser(alone, command.name).format_help()
+        == _sub_parser(whole, command.name).format_help()
+    )
+    readings = []
+    for parser in (alone, whole):
+        try:
+            readings.append(vars(parser.parse_args(arguments)))
+        except SystemExit as exit:
+            readings.append({"exit": exit.code})
+    assert readings[0] == readings[1]
+
+
+@pytest.mark.parametrize("arguments", [[], ["--help"], ["--version"], ["chek"], ["-x", "check"]])
+def test_without_a_command_named_first_every_command_is_built(arguments: list[str]) -> None:
+    assert cli._commands_for(arguments) == cli.COMMANDS
 
 
 LINUX_UNCHECKED = (
