@@ -1,71 +1,123 @@
-"""Equality, hashing and ``repr`` by fields, written once for the frozen dataclasses of the models.
+"""Frozen records declared by their fields, as dataclasses are, without generating any code.
 
-``@dataclass`` compiles an ``__eq__``, a ``__hash__`` and a ``__repr__`` for each class it
-decorates, about 0.3 ms a class; the models' rule objects are a dozen such classes, built on every
-first use and compared or printed almost never. Decorated with ``@dataclass(frozen=True,
-eq=False, repr=False)`` under this base, they compare, hash and print as the generated methods
-would: by class and then field by field, and as ``Name(field=value, ...)``.
+``@dataclass`` compiles an ``__init__``, and for a frozen class a ``__setattr__`` and a
+``__delattr__``, for every class it decorates (about 0.4 ms a class); the models' rule objects
+are a dozen such classes, built on every first use and compared or printed almost never. A
+``FieldwiseRecord`` subclass declares its fields as a dataclass does, by annotations, each with
+an optional default, and shares one ``__init__`` (positional or keyword arguments, then
+``__post_init__`` when the class has one), one frozen ``__setattr__``, and equality, hashing and
+``repr`` field by field, as the generated methods would.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import itertools
 import reprlib
-from typing import Any
+import typing
+from dataclasses import FrozenInstanceError
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform
+else:
+
+    def dataclass_transform(**_: object) -> Any:
+        """Type checkers read a record's ``__init__`` from its fields; nothing to do at run time."""
+        return lambda cls: cls
+
 
 __all__ = ["FieldwiseRecord"]
 
-
-_COMPARED: dict[type, tuple[str, ...] | None] = {}
-"""Each record class's compared field names, or None for a class that is no dataclass; worked out
-on first use (typing and pydantic hash every rule object they meet while the models are built)."""
+_CLASS_VARIABLE_WORDS = ("ClassVar", "typing.ClassVar")
 
 
-def _fields(record: object) -> tuple[dataclasses.Field[Any], ...] | None:
-    """The record's dataclass fields; None when its class is no dataclass."""
-    return dataclasses.fields(record) if dataclasses.is_dataclass(record) else None
+def _is_class_variable(annotation: object) -> bool:
+    """Whether an annotation, evaluated or written as a string, declares a class variable."""
+    if isinstance(annotation, str):
+        return annotation.startswith(_CLASS_VARIABLE_WORDS)
+    return annotation is ClassVar or typing.get_origin(annotation) is ClassVar
 
 
-def _compared_names(cls: type) -> tuple[str, ...] | None:
-    """The names of the fields of ``cls`` that take part in equality; None for no dataclass."""
-    try:
-        return _COMPARED[cls]
-    except KeyError:
-        fields = _fields(cls)
-        names = None if fields is None else tuple(f.name for f in fields if f.compare)
-        _COMPARED[cls] = names
-        return names
-
-
+@dataclass_transform(frozen_default=True, eq_default=False)
 class FieldwiseRecord:
-    """A base whose dataclass subclasses compare, hash and print by their fields; an instance of
-    a subclass that is no dataclass compares and hashes by identity."""
+    """A frozen record whose fields are its class's annotated attributes, inherited ones first;
+    a field's value in the class body is its default. Records compare equal when they are of one
+    class with equal fields, and print as ``Name(field=value, ...)``."""
 
     __slots__ = ()
 
-    def _compared(self) -> tuple[object, ...] | None:
-        """The values of the fields that take part in equality, in order; None for no dataclass."""
-        names = _compared_names(self.__class__)
-        if names is None:
-            return None
-        return tuple([getattr(self, name) for name in names])
+    __record_fields__: ClassVar[tuple[str, ...]] = ()
+    """The fields, in ``__init__``'s order."""
+    __record_defaults__: ClassVar[typing.Mapping[str, object]] = MappingProxyType({})
+    """The default of each field that has one."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        names = list(cls.__record_fields__)
+        defaults = dict(cls.__record_defaults__)
+        for name, annotation in vars(cls).get("__annotations__", {}).items():
+            if _is_class_variable(annotation):
+                continue
+            if name not in names:
+                names.append(name)
+            if name in vars(cls):
+                defaults[name] = vars(cls)[name]
+            else:
+                defaults.pop(name, None)
+        for earlier, name in itertools.pairwise(names):
+            if earlier in defaults and name not in defaults:
+                raise TypeError(
+                    f"{cls.__name__}: field {name!r} without a default follows one with"
+                )
+        cls.__record_fields__ = tuple(names)
+        cls.__record_defaults__ = MappingProxyType(defaults)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        names = self.__record_fields__
+        name_of_class = self.__class__.__qualname__
+        if len(args) > len(names):
+            raise TypeError(f"{name_of_class}() takes {len(names)} arguments, {len(args)} given")
+        values = dict(zip(names, args, strict=False))  # fewer arguments than fields
+        for name, value in kwargs.items():
+            if name not in names or name in values:
+                problem = "two values" if name in values else "an unexpected keyword argument"
+                raise TypeError(f"{name_of_class}() got {problem} for {name!r}")
+            values[name] = value
+        fields = self.__dict__
+        defaults = self.__record_defaults__
+        for name in names:
+            if name in values:
+                fields[name] = values[name]
+            elif name in defaults:
+                fields[name] = defaults[name]
+            else:
+                raise TypeError(f"{name_of_class}() is missing its argument {name!r}")
+        post_init = getattr(self, "__post_init__", None)
+        if post_init is not None:
+            post_init()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _compared(self) -> tuple[object, ...]:
+        """The fields' values, in order."""
+        fields = self.__dict__
+        return tuple([fields[name] for name in self.__record_fields__])
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__ or not isinstance(other, FieldwiseRecord):
             return NotImplemented
-        compared = self._compared()
-        return self is other if compared is None else compared == other._compared()
+        return self._compared() == other._compared()
 
     def __hash__(self) -> int:
-        compared = self._compared()
-        return object.__hash__(self) if compared is None else hash(compared)
+        return hash(self._compared())
 
     @reprlib.recursive_repr()
     def __repr__(self) -> str:
-        fields = _fields(self)
-        if fields is None:
-            return object.__repr__(self)
-        shown = ", ".join(
-            f"{field.name}={getattr(self, field.name)!r}" for field in fields if field.repr
-        )
+        fields = self.__dict__
+        shown = ", ".join(f"{name}={fields[name]!r}" for name in self.__record_fields__)
         return f"{self.__class__.__qualname__}({shown})"

@@ -1,6 +1,5 @@
 """The ``app`` block: one frozen ``AppDef`` per OS family (SPEC 3.1)."""
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import Field, model_validator
@@ -53,7 +52,6 @@ APP_ID_CONTEXT_KEY = "app_id"
 """The validation-context key that carries the declaration's name into each ``AppDef``."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class OneOf(InnerRule):
     """A check that a value is one of a few strings, worded for authors; the ``Literal`` it
     guards says the same to JSON Schema and to the fast schema."""
@@ -139,7 +137,6 @@ BUNDLE_ON_WIN32 = (
 """What is said of ``presence: bundle`` under ``win32``."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class _NoBundle(RuleObject):
     """``presence`` under an OS without bundles: ``bundle`` is refused, saying why (after the
     choice itself is checked, so a misspelt presence is still told its choices)."""

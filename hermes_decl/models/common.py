@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Literal, NoReturn
 
 from pydantic import GetJsonSchemaHandler, ValidationError
@@ -36,7 +35,6 @@ MEANINGS_KEY = "x-hermes-meanings"
 """Where ``Meanings`` leaves each value's description for ``hermes_decl.schema`` to render."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class Meanings(FieldwiseRecord):
     """What each accepted value of a choice means: JSON Schema hover text, no effect on validation.
 

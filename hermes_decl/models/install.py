@@ -10,7 +10,6 @@ error at the list item, as a location kind of another OS is.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Union
 
 from pydantic import Discriminator, Field, Tag
@@ -182,7 +181,6 @@ def key_of(value: Any) -> str | None:
     return None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class HintUnion(RuleObject):
     """The check that runs before the install-hint union of one OS block, keyed by the package
     manager a hint names; in JSON Schema, as a ``kind`` union: ``if key K is present then hint

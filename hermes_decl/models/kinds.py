@@ -6,7 +6,6 @@ author needs: the value's shape, a missing or unknown kind, or a kind that belon
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any, ClassVar, Protocol, Union
 
@@ -65,7 +64,6 @@ def _own_problems(variant: type[KindVariant], value: object) -> list[InitErrorDe
     return []
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class KindUnion(RuleObject):
     """The check that runs before a ``kind`` union, and what JSON Schema and the fast schema make
     of the union.

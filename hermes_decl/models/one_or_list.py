@@ -26,27 +26,17 @@ from hermes_decl.models.rule_object import (
 class OneOrListRule(RuleObject):
     """One item as a list of one, or a non-empty list, for the field ``field`` of an OS block."""
 
-    def __init__(
-        self,
-        field: str,
-        empty: str,
-        item_comment: str,
-        item_def: str,
-        *,
-        max_items: int | None = None,
-        too_many: str = "",
-    ) -> None:
-        self.field = field
-        self.empty = empty
-        """What is said of an empty list."""
-        self.max_items = max_items
-        """The most items the list may hold, or None when any number may be given."""
-        self.too_many = too_many
-        """What is said of a list longer than ``max_items``."""
-        self.item_comment = item_comment
-        """How the schema describes one item, before ``under app.<os>``."""
-        self.item_def = item_def
-        """The ``$defs`` name of one item, after the OS's capitalised name."""
+    field: str
+    empty: str
+    """What is said of an empty list."""
+    item_comment: str
+    """How the schema describes one item, before ``under app.<os>``."""
+    item_def: str
+    """The ``$defs`` name of one item, after the OS's capitalised name."""
+    max_items: int | None = None
+    """The most items the list may hold, or None when any number may be given."""
+    too_many: str = ""
+    """What is said of a list longer than ``max_items``."""
 
     def check(self, value: Any) -> Any:
         """The items, as a tuple; a list must not be empty."""

@@ -12,8 +12,6 @@ the parser strips it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
@@ -181,7 +179,6 @@ def _left_to_check(os_family: OsFamily) -> str:
     return left
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class _BoundedAccept(Accept):
     """An ``Accept`` whose length bound holds for the value as written, before it is stripped
     (pydantic-core would judge the stripped value), as the rules and the check judge it."""
@@ -192,7 +189,6 @@ class _BoundedAccept(Accept):
         return core_schema.chain_schema([bound, super().core_schema()])
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class _PathRules(TextRules):
     """A path's rules, whose length bound editors get as ``maxLength`` with the rule's message."""
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
@@ -99,7 +98,6 @@ END = r"(?![\s\S])"
 """The end of the text (``$`` would also match before a final newline in Python)."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class TextRule(FieldwiseRecord):
     """One rule a string must keep: a pattern it matches, the issue code and message if not."""
 
@@ -127,7 +125,6 @@ def _lone_surrogate() -> re.Pattern[str]:
     return re.compile(r"[\ud800-\udfff]")
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class Accept(FieldwiseRecord):
     """What the fast validator accepts for a string: one lookaround-free pattern, length bounds.
 
@@ -164,7 +161,6 @@ class Accept(FieldwiseRecord):
         )
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class TextRules(RuleObject):
     """The rules of one string field, checked in order; the first one broken is reported.
 
