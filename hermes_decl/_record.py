@@ -2,11 +2,12 @@
 
 ``@dataclass`` compiles an ``__init__``, and for a frozen class a ``__setattr__`` and a
 ``__delattr__``, for every class it decorates (about 0.4 ms a class); the models' rule objects
-are a dozen such classes, built on every first use and compared or printed almost never. A
-``FieldwiseRecord`` subclass declares its fields as a dataclass does, by annotations, each with
-an optional default, and shares one ``__init__`` (positional or keyword arguments, then
-``__post_init__`` when the class has one), one frozen ``__setattr__``, and equality, hashing and
-``repr`` field by field, as the generated methods would.
+are a dozen such classes, built on every first use and compared or printed almost never, and
+the command line's commands are built on every run. A ``FieldwiseRecord`` subclass declares its
+fields as a dataclass does, by annotations, each with an optional default, and shares one
+``__init__`` (positional or keyword arguments, then ``__post_init__`` when the class has one),
+one frozen ``__setattr__``, and equality, hashing and ``repr`` field by field, as the generated
+methods would.
 """
 
 from __future__ import annotations

@@ -39,3 +39,39 @@ def test_the_command_line_itself_imports_no_cryptography_nor_pydantic() -> None:
         check=False,
     )
     assert (result.returncode, result.stdout.splitlines()[-1]) == (0, "")
+
+
+COLD = """
+import sys
+from hermes_decl.cli import main
+try:
+    main(["check", sys.argv[1]])
+except SystemExit:
+    pass
+from hermes_decl.declaration import parse_declaration
+parse_declaration("s", {"linux": {"presence": "executable", "location": "/opt/s"}}, None, where="w")
+heavy = {
+    "pydantic.root_model",
+    "pydantic.plugin._loader",
+    "importlib.metadata",
+    "hermes_decl.loader.manifest",
+}
+print(",".join(sorted(heavy & set(sys.modules))))
+"""
+
+
+def test_a_cold_check_and_parse_load_neither_pydantic_plugins_nor_the_manifest_reader() -> None:
+    """Building a validator through pydantic loads ``importlib.metadata`` and scans every installed
+    distribution for plugins (about 20 ms); a declarations file needs no plugin manifest reader:
+    nothing on the common path may load them."""
+    result = run_started(
+        [sys.executable, "-c", COLD, str(cold_check.EXAMPLE)],
+        cwd=Path(__file__).parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == ""
+    assert "ok (vendor-studio)" in result.stdout

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import copy
 import pickle
-import sys
-from pathlib import Path
 
 import pytest
 from pydantic import BaseModel, ValidationError
@@ -21,9 +19,6 @@ from hermes_decl.models.locations import (
 )
 from hermes_decl.models.schema_generation import generated_core_schema
 from hermes_decl.models.string_model import StringModel
-from tests.process_starts import run_started
-
-ROOT = Path(__file__).parent.parent
 
 
 @pytest.mark.parametrize("model", list(PATH_LOCATIONS.values()), ids=lambda model: model.__name__)
@@ -116,33 +111,3 @@ def test_the_schema_is_generated_by_a_type_adapter_where_pydantic_names_its_gene
     monkeypatch.setattr(schema_generation, "_without_validator", renamed)
     schema = generated_core_schema(LinuxPathLocation)
     assert SchemaValidator(schema).validate_python("/opt/app") == LinuxPathLocation(root="/opt/app")
-
-
-COLD = """
-import sys
-from hermes_decl.cli import main
-try:
-    main(["check", sys.argv[1]])
-except SystemExit:
-    pass
-from hermes_decl.declaration import parse_declaration
-parse_declaration("s", {"linux": {"presence": "executable", "location": "/opt/s"}}, None, where="w")
-heavy = {"pydantic.root_model", "pydantic.plugin._loader", "importlib.metadata"}
-print(",".join(sorted(heavy & set(sys.modules))))
-"""
-
-
-def test_a_cold_check_and_parse_load_no_plugin_machinery_of_pydantic() -> None:
-    """Building a validator through pydantic loads ``importlib.metadata`` and scans every installed
-    distribution for plugins (about 20 ms): nothing on the common path may do it."""
-    result = run_started(
-        [sys.executable, "-c", COLD, str(ROOT / "examples" / "vendor-studio.yaml")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == ""
-    assert "ok (vendor-studio)" in result.stdout

@@ -191,7 +191,7 @@ def load_checked(
     not a mapping of server names to mappings is one problem that quotes none of its values.
     """
     from hermes_decl.errors import DeclarationError, Issue
-    from hermes_decl.loader import declarations_from, manifest_declarations
+    from hermes_decl.loader import declarations_from
 
     base: tuple[str, ...] | None
     try:
@@ -203,7 +203,7 @@ def load_checked(
             name = STDIN_SERVER if source == STDIN else Path(source).stem
             found, base = _single(document, name), None
         elif at is None and Path(source).name in MANIFEST_NAMES:
-            from hermes_decl.loader.manifest import SERVERS_PATH
+            from hermes_decl.loader.manifest import SERVERS_PATH, manifest_declarations
 
             found, base = manifest_declarations(document), SERVERS_PATH
         elif at is None and _holds_one_declaration(document.data):

@@ -25,6 +25,9 @@ no index in its path, so it is placed at the location value. A path the document
 at its closest existing parent; problems of the whole text at the place reading stopped.
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from hermes_decl.loader.declarations import (
     declarations_from,
     load_declarations,
@@ -41,12 +44,31 @@ from hermes_decl.loader.document import (
     Document,
     Position,
 )
-from hermes_decl.loader.manifest import (
-    HERMES_EXTENSION,
-    load_plugin_manifest,
-    manifest_declarations,
-)
 from hermes_decl.loader.reading import read_document, read_document_file
+
+if TYPE_CHECKING:
+    from hermes_decl.loader.manifest import (
+        HERMES_EXTENSION,
+        load_plugin_manifest,
+        manifest_declarations,
+    )
+
+_MANIFEST_NAMES = frozenset({"HERMES_EXTENSION", "load_plugin_manifest", "manifest_declarations"})
+"""The plugin manifest's names, loaded on first use: checking a declarations file needs none."""
+
+
+def __getattr__(name: str) -> Any:
+    """A plugin manifest's name, from ``hermes_decl.loader.manifest`` when first asked for."""
+    if name not in _MANIFEST_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module("hermes_decl.loader.manifest"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "HERMES_EXTENSION",
