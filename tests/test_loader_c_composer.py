@@ -18,6 +18,8 @@ from bench import big_file
 from hermes_decl.loader import alias_places, yaml_reader
 from hermes_decl.loader.composers import (
     _FastComposer,
+    _FastLoader,
+    _PlacedElsewhere,
     _Unsure,
     may_compose_in_c,
     may_hold_aliases,
@@ -29,7 +31,7 @@ from hermes_decl.loader.yaml_reader import (
     _compose_in_c,
     libyaml_may_read,
 )
-from tests.test_loader_parsers import CORPUS, SHAPES, _ladder, _same_every_way
+from tests.test_loader_parsers import CORPUS, SHAPES, _ladder, _reading, _same_every_way
 
 
 def _nested(levels: int) -> str:
@@ -122,24 +124,49 @@ def test_the_core_schema_resolves_what_the_c_composer_composes() -> None:
     assert document.values[("d",)] == (4, 4)
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "a: {b}\n",
-        "a: [b: ]\n",
-        "a: {b: , c: 1}\n",
-        "a:",
-        "a:\n",
-        "-\n-",
-        "a:\t1\n",
-        "a: [1,\t2]\n",
-        "a: &x k\n*x : 1\n",
-        "a: &x 1\nb: !!seq [*x]\n",
-    ],
-)
+PLACED_ELSEWHERE = [
+    "a: {b}\n",
+    "a: [b: ]\n",
+    "a: {b: , c: 1}\n",
+    "a:",
+    "a:\n",
+    "-\n-",
+    "a:\t1\n",
+    "a: [1,\t2]\n",
+]
+"""Text whose nodes libyaml's events place elsewhere than PyYAML's parser: an empty value in a
+flow collection or at the very end, a tab the two may read differently."""
+ALIAS_UNSURE = ["a: &x k\n*x : 1\n", "a: &x 1\nb: !!seq [*x]\n"]
+"""Text whose aliases' places the C composer cannot read off the text; the Python composer can."""
+
+
+@pytest.mark.parametrize("text", PLACED_ELSEWHERE + ALIAS_UNSURE)
 def test_the_c_composer_declines_what_the_python_composer_places_elsewhere(text: str) -> None:
-    with pytest.raises(_Unsure):
+    with pytest.raises(_Unsure) as declined:
         _compose_in_c(text, "t.yaml")
+    assert isinstance(declined.value, _PlacedElsewhere) is (text in PLACED_ELSEWHERE)
+
+
+class _CountedLoader:
+    """Counts the Python composer's readings of libyaml's events."""
+
+    made = 0
+
+    def __new__(cls, text: str) -> Any:
+        assert _FastLoader is not None
+        cls.made += 1
+        return _FastLoader(text)
+
+
+@pytest.mark.parametrize("text", PLACED_ELSEWHERE + ALIAS_UNSURE)
+def test_text_libyaml_places_elsewhere_is_read_by_pythons_parser_without_a_second_libyaml_reading(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_CountedLoader, "made", 0)
+    monkeypatch.setattr(yaml_reader, "_FastLoader", _CountedLoader)
+    read = _reading(text, fast=True)
+    assert _CountedLoader.made == (0 if text in PLACED_ELSEWHERE else 1)
+    assert read == _reading(text, fast=False)
 
 
 @pytest.mark.parametrize(

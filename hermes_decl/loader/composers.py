@@ -40,6 +40,12 @@ class _Unsure(Exception):
     """Text whose nodes libyaml and PyYAML would place differently: compose it another way."""
 
 
+class _PlacedElsewhere(_Unsure):
+    """Text whose nodes libyaml places elsewhere than PyYAML's parser (an empty value in a flow
+    collection or at the very end, a tab the two may read differently): composing it in Python
+    from libyaml's events would decline it too, so only PyYAML's own parser reads it."""
+
+
 def _too_deep(path: Sequence[str | int], at: Position) -> Issue:
     """The issue of a node nested past ``MAX_DEPTH``, at ``path``."""
     return _issue(path, "too_deep", f"is nested more than {MAX_DEPTH} levels deep", at)

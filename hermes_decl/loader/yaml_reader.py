@@ -17,6 +17,7 @@ from hermes_decl.loader.composers import (
     _FastComposer,
     _FastLoader,
     _Loader,
+    _PlacedElsewhere,
     _PureLoader,
     _too_deep,
     _Unsure,
@@ -351,10 +352,13 @@ def _read_yaml_text(text: str, where: str, *, fast: bool, compose_in_c: bool) ->
         # libyaml reads a tab in more places than PyYAML: ``_through_libyaml`` sees to it
         fast_loader = _FastLoader
         document = None
-        if compose_in_c:
-            document = _through_libyaml(lambda: _compose_in_c(text, where), text)
-        if document is None:
-            document = _through_libyaml(lambda: _compose(fast_loader(text), where), text)
+        try:
+            if compose_in_c:
+                document = _through_libyaml(lambda: _compose_in_c(text, where), text)
+            if document is None:
+                document = _through_libyaml(lambda: _compose(fast_loader(text), where), text)
+        except _PlacedElsewhere:
+            pass  # libyaml's events place some node elsewhere: PyYAML's own parser reads it
         if document is not None:
             return document
     try:
@@ -383,6 +387,8 @@ def _through_libyaml(read: Callable[[], Document], text: str) -> Document | None
     """The document ``read`` gives through libyaml, or None where another reading must decide."""
     try:
         return read()
+    except _PlacedElsewhere:
+        raise  # no reading of libyaml's events would do
     except DeclarationError:
         if "\t" not in text:
             raise
@@ -405,7 +411,7 @@ def _compose_in_c(text: str, where: str) -> Document:
     root = composer.get_single_node()
     aliased = places_alike(text, root, aliased=may_hold_aliases(text))
     if aliased is None:
-        raise _Unsure
+        raise _PlacedElsewhere
     composer.alias_at.update(alias_places(text, aliased))
     return _document(composer, root, where)
 
