@@ -3,7 +3,9 @@
 ``floor_source()`` writes, from hermes_decl's own model classes, one plain frozen ``BaseModel`` per
 class: the same fields, aliases, defaults and unions (tagged unions tagged alike, so that the
 floor picks a member by one lookup as hermes_decl does), no validator, no rule (and not the
-name each hermes_decl OS block carries beside its fields). The memory benchmark validates the same
+name each hermes_decl OS block carries beside its fields). A path location is pydantic's own
+``RootModel``, as plain Pydantic writes one; hermes_decl's is a string model of its own, because
+importing ``RootModel`` loads pydantic's plugin machinery (``hermes_decl.models.string_model``). The memory benchmark validates the same
 declaration with both; the first-use benchmark imports the floor in a fresh process, as the least
 any Pydantic models of these shapes cost to build.
 """
