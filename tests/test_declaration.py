@@ -346,6 +346,16 @@ def test_locations_read_as_written_and_are_never_shortened(
     assert len(caught.value.issues[0].message) < 140  # only the message is ever shortened
 
 
+def test_an_error_labels_copies_of_its_issues_with_its_source_and_keeps_labelled_ones() -> None:
+    given = Issue("a.b", "bad", "is bad (x)", 3, 4, ("a", "b"), severity="warning", hint="x")
+    labelled = DeclarationError("f.yaml", [given]).issues[0]
+    assert labelled == given and labelled is not given
+    assert labelled.__dict__ == {**given.__dict__, "where": "f.yaml"}
+    assert given.where == ""  # the issue given is left as it was
+    assert DeclarationError("f.yaml", [labelled]).issues[0] is labelled
+    assert DeclarationError("g.yaml", [labelled]).issues[0].where == "g.yaml"
+
+
 def test_error_shape() -> None:
     with pytest.raises(DeclarationError) as caught:
         declaration.parse_declaration(
