@@ -5,9 +5,9 @@ class: the same fields, aliases, defaults and unions (tagged unions tagged alike
 floor picks a member by one lookup as hermes_decl does), no validator, no rule (and not the
 name each hermes_decl OS block carries beside its fields). A path location is pydantic's own
 ``RootModel``, as plain Pydantic writes one; hermes_decl's is a string model of its own, because
-importing ``RootModel`` loads pydantic's plugin machinery (``hermes_decl.models.string_model``). The memory benchmark validates the same
-declaration with both; the first-use benchmark imports the floor in a fresh process, as the least
-any Pydantic models of these shapes cost to build.
+importing ``RootModel`` loads pydantic's plugin machinery (``hermes_decl.models.string_model``).
+The memory benchmark validates the same declaration with both; the first-use benchmark imports
+the floor in a fresh process, as the least any Pydantic models of these shapes cost to build.
 """
 
 from __future__ import annotations
