@@ -3,11 +3,12 @@
 The check is everything ``load_declarations_text`` does: reading with positions and bounds, then
 parsing every server. The baseline is ``yaml.load(text, Loader=yaml.SafeLoader)``, PyYAML's
 pure-Python safe loader, in the same process and, as the loader reads, with the cyclic garbage
-collector paused. Four files just under the size bound: copies of a large example server (few
+collector paused. Five files just under the size bound: copies of a large example server (few
 large servers), many small servers of four shapes, those small servers with one tab in a comment
-(a tab libyaml and PyYAML read alike, so the file stays with libyaml), and with two servers that
+(a tab libyaml and PyYAML read alike, so the file stays with libyaml), with two servers that
 share a block through an anchor and an alias (whose place is read off the text, so the file
-stays with the C composer).
+stays with the C composer), and with empty values in flow mappings and at the end of the text
+(each given the place PyYAML gives it, so the file stays with the C composer too).
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ SMALL_SHAPES = (
 """Four small servers, cycled: 10,000 of them fit in a file the loader reads."""
 TAB_COMMENT = "# servers\tof four shapes\n"
 ANCHORED = "gpu-a: &gpu\n  requires: {gpu: nvidia}\ngpu-b: *gpu\n"
+EMPTY_VALUES = "e{i}:\n  requires: {{gpu: nvidia, arch: }}\n"
+"""A fifth small server, whose flow mapping holds an empty value (null: the key is absent)."""
+LAST_EMPTY = "last:\n  requires:\n    gpu: nvidia\n    arch:"
+"""A server ending the text in an empty value, with no line break after it."""
 
 
 def big_text(size: int = SIZE) -> str:
@@ -76,6 +81,20 @@ def anchored_text(size: int = SIZE) -> str:
     return ANCHORED + many_small_text(size - len(ANCHORED))
 
 
+def empty_values_text(size: int = SIZE) -> str:
+    """The small servers with a fifth shape holding an empty flow value, the text ending in an
+    empty value: libyaml places both elsewhere than PyYAML, so each is given PyYAML's place."""
+    shapes = (*SMALL_SHAPES, EMPTY_VALUES)
+    parts: list[str] = []
+    length = len(LAST_EMPTY)
+    while True:
+        part = shapes[len(parts) % len(shapes)].format(i=len(parts))
+        if length + len(part) > size:
+            return "".join(parts) + LAST_EMPTY
+        parts.append(part)
+        length += len(part)
+
+
 def _seconds(action: Callable[[], object]) -> float:
     started = time.perf_counter()
     action()
@@ -93,6 +112,7 @@ FILES: tuple[tuple[str, Callable[[], str]], ...] = (
     ("many small servers", many_small_text),
     ("many small servers, a tab in a comment", tabbed_text),
     ("many small servers, an anchor and its alias", anchored_text),
+    ("many small servers, empty values in flow mappings and at the end", empty_values_text),
 )
 
 

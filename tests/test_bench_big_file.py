@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bench import big_file
-from hermes_decl.loader import MAX_BYTES, load_declarations_text
+from hermes_decl.loader import MAX_BYTES, load_declarations_text, yaml_reader
+from hermes_decl.loader.yaml_reader import _compose_in_c
 
 
 @pytest.mark.parametrize(("name", "least"), [("big_text", 500), ("many_small_text", 5_000)])
@@ -31,3 +32,17 @@ def test_the_anchored_file_shares_one_block_between_two_servers() -> None:
     declarations = load_declarations_text(text)
     assert list(declarations)[:3] == ["gpu-a", "gpu-b", "s0"]
     assert declarations["gpu-a"].requires == declarations["gpu-b"].requires
+
+
+def test_the_empty_values_file_is_composed_in_c_with_pythons_places() -> None:
+    text = big_file.empty_values_text()
+    assert MAX_BYTES - 8192 < len(text.encode("utf-8")) <= MAX_BYTES
+    assert text.endswith(big_file.LAST_EMPTY) and text.count("arch: }") > 3000
+    declarations = load_declarations_text(text)
+    assert declarations["e4"].requires.arch is None and declarations["last"].requires.gpu
+    in_c = _compose_in_c(text, "big.yaml")
+    pure = yaml_reader._read_yaml(text, "big.yaml", fast=False)
+    assert in_c.value_position(("e4", "requires", "arch")) == (14, 32)
+    assert pure.value_position(("e4", "requires", "arch")) == (14, 32)
+    last = ("last", "requires", "arch")
+    assert in_c.value_position(last) == pure.value_position(last)

@@ -7,12 +7,15 @@ recurses no deeper than the loader's bound, nor could libyaml let it past 1,000 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bench import big_file
 from hermes_decl.loader import alias_places, yaml_reader
@@ -125,17 +128,39 @@ def test_the_core_schema_resolves_what_the_c_composer_composes() -> None:
 
 
 PLACED_ELSEWHERE = [
-    "a: {b}\n",
-    "a: [b: ]\n",
-    "a: {b: , c: 1}\n",
-    "a:",
-    "a:\n",
-    "-\n-",
+    "a: {? , c: 1}\n",
+    "a: {b: !!str , c: 1}\n",
+    "a: [b: &x ]\n",
+    "a: [b?]\n",
+    "a: {b? c: 1}\n",
     "a:\t1\n",
     "a: [1,\t2]\n",
 ]
-"""Text whose nodes libyaml's events place elsewhere than PyYAML's parser: an empty value in a
-flow collection or at the very end, a tab the two may read differently."""
+"""Text with a node libyaml's events place elsewhere than PyYAML's parser, where its place cannot
+be told: an empty key in a flow mapping, an empty value with a tag or an anchor in a flow
+collection or at the very end, a ``?`` in a plain scalar in a flow collection (where PyYAML's
+scanner ends the scalar, and libyaml's does not), a tab the two may read differently."""
+EMPTY_VALUES = [
+    "a: {b}\n",
+    "a: [b: ]\n",
+    "a: {b: , c: 1}\n",
+    "a: {b:\n , c: 1}\r\n",
+    "a: {b: # comment\n  , c: 1}\n",
+    "a: {? b\n : }\n",
+    'a: {"b":}\n',
+    "{a: 1, b: }",
+    "\ufeffa: {b: , c: {d: }}\n",
+    "x: 1\n\u2028a: {b:\u2028 }\n",
+    "a:",
+    "a:\n",
+    "-\n-",
+    "? a",
+    "\ufeff? ",
+    "a: 1\r\nb:",
+    "a: b\nc:  # a comment",
+    "x:\u2028y:",
+]
+"""Text with empty values libyaml places elsewhere than PyYAML, each given PyYAML's place."""
 ALIAS_UNSURE = ["a: &x k\n*x : 1\n", "a: &x 1\nb: !!seq [*x]\n"]
 """Text whose aliases' places the C composer cannot read off the text; the Python composer can."""
 
@@ -145,6 +170,54 @@ def test_the_c_composer_declines_what_the_python_composer_places_elsewhere(text:
     with pytest.raises(_Unsure) as declined:
         _compose_in_c(text, "t.yaml")
     assert isinstance(declined.value, _PlacedElsewhere) is (text in PLACED_ELSEWHERE)
+
+
+EMPTY_VALUE_PIECES = [
+    "{", "}", "[", "]", ", ", ",", ": ", ":", "? ", "a", "b: ", '"q"', "'r'", " ", "\n",
+    "\r\n", "  ", " # c\n", "x:", "k: {", "- ", "\u2028", "\x85", "!!str ", "&x ", "*x",
+    "\ufeff", "s:\n  ", "1", "a?",
+]  # fmt: skip
+"""Pieces of flow and block text, often with empty values where libyaml and PyYAML differ."""
+
+
+@settings(
+    max_examples=int(os.environ.get("PARSER_EXAMPLES", "400")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    st.lists(st.sampled_from(EMPTY_VALUE_PIECES), min_size=1, max_size=16).map("".join),
+    st.sampled_from(["", "top: ", "- "]),
+)
+def test_generated_empty_values_read_the_same_every_way(text: str, before: str) -> None:
+    _same_every_way(before + text)
+
+
+@pytest.mark.parametrize("text", EMPTY_VALUES)
+def test_empty_values_libyaml_places_elsewhere_are_composed_in_c_at_pythons_places(
+    text: str,
+) -> None:
+    _compose_in_c(text, "t.yaml")
+    _same_every_way(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "place"),
+    [
+        ("a: {b: , c: 1}\n", ("a", "b"), (1, 7)),
+        ("a: {b:\n  , c: 1}\n", ("a", "b"), (1, 7)),
+        ("a: {b: # c\n , c: 1}\n", ("a", "b"), (1, 7)),
+        ("a: {? b\n  : }\n", ("a", "b"), (2, 4)),
+        ("x: 1\na:", ("a",), (2, 3)),
+        ("x: 1\r\n? a", ("a",), (2, 4)),
+        ("\ufeff? a", ("a",), (1, 4)),
+    ],
+)
+def test_an_empty_value_is_placed_where_pythons_parser_places_it(
+    text: str, path: tuple[str, ...], place: tuple[int, int]
+) -> None:
+    assert _compose_in_c(text, "t.yaml").value_position(path) == place
+    assert yaml_reader._read_yaml(text, "t.yaml", fast=False).value_position(path) == place
 
 
 class _CountedLoader:

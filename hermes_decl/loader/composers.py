@@ -7,9 +7,10 @@ builds from them, several times faster: it asks the resolver for each node's tag
 the core schema applies) and tells it of each node before composing it (``descend_resolver``:
 the nesting bound is kept there, so the C recursion stays shallow). It keeps no alias's place,
 which is read off the text around it instead (``alias_places``); libyaml places an empty value
-in a flow collection or at the very end of the text elsewhere than PyYAML: such text, text with
-a tab the two parsers may read differently, and an alias whose place is not certain are declined
-(``_Unsure``) and composed in Python instead.
+in a flow mapping or at the very end of the text elsewhere than PyYAML, and such a value is given
+PyYAML's place, read off the text too (``empty_values``). An empty value whose place cannot be
+told, text with a tab the two parsers may read differently, and an alias whose place is not
+certain are declined (``_Unsure``) and composed in Python instead.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import yaml
 from hermes_decl.declaration import Issue
 from hermes_decl.loader.core_schema import CoreConstructor, CoreResolver
 from hermes_decl.loader.document import MAX_DEPTH, Position, _issue, _mark, _Stop
+from hermes_decl.loader.empty_values import is_bare_empty, place_at_end, place_empty_flow_values
 from hermes_decl.loader.tabs import Span, libyaml_shift, scalar_span, tabs_read_alike
 
 
@@ -41,9 +43,9 @@ class _Unsure(Exception):
 
 
 class _PlacedElsewhere(_Unsure):
-    """Text whose nodes libyaml places elsewhere than PyYAML's parser (an empty value in a flow
-    collection or at the very end, a tab the two may read differently): composing it in Python
-    from libyaml's events would decline it too, so only PyYAML's own parser reads it."""
+    """Text whose nodes libyaml places elsewhere than PyYAML's parser (an empty value whose
+    place cannot be told, a tab the two may read differently): composing it in Python from
+    libyaml's events would decline it too, so only PyYAML's own parser reads it."""
 
 
 def _too_deep(path: Sequence[str | int], at: Position) -> Issue:
@@ -139,6 +141,8 @@ if yaml.__with_libyaml__:
             at_end = event.start_mark is not None and event.start_mark.index >= self._end
             if empty and (self._flow or at_end):
                 raise _Unsure
+            if self._flow and not event.style and "?" in event.value:
+                raise _Unsure  # PyYAML's scanner ends a plain scalar in a flow collection at '?'
             if self._spans is not None and event.style and event.start_mark and event.end_mark:
                 start = event.start_mark.index + self._shift
                 span = scalar_span(self._text, start, event.end_mark.index + self._shift)
@@ -212,8 +216,10 @@ def places_alike(
     collections holding an alias (only looked for where the text may hold one: ``aliased``);
     else None.
 
-    It would not where an empty plain scalar lies in a flow collection or at the very end of
-    the text, nor keep libyaml where a tab lies outside every quoted and block scalar and every
+    An empty plain scalar in a flow collection or at the very end of the text, which libyaml
+    places elsewhere, is moved to PyYAML's place (``empty_values``); one whose place cannot be
+    told (an empty key in a flow mapping, one with a tag or an anchor) is not placed alike, nor
+    is text kept with libyaml where a tab lies outside every quoted and block scalar and every
     comment. Each node is looked at once, where it stands: with ``aliased``, the nodes are
     walked in document order, and a node met again is where an alias stood.
     """
@@ -222,6 +228,8 @@ def places_alike(
     spans: list[Span] | None = [] if "\t" in text else None
     seen: set[int] | None = set() if aliased else None
     found: dict[int, tuple[yaml.CollectionNode, list[int]]] = {}
+    empty_in_flow = False
+    at_end: list[yaml.Node] = []
     pending: list[_Place] = [] if root is None else [(root, False, None, 0)]
     while pending:
         node, in_flow, parent, index = pending.pop()
@@ -232,8 +240,15 @@ def places_alike(
                 continue
             seen.add(id(node))
         if isinstance(node, yaml.ScalarNode):
+            if in_flow and not node.style and "?" in node.value:
+                return None  # PyYAML's scanner ends a plain scalar in a flow collection at a '?'
             if not node.value and not node.style and (in_flow or node.start_mark.index >= end):
-                return None
+                if not is_bare_empty(node):
+                    return None
+                if in_flow:
+                    empty_in_flow = True  # placed as PyYAML places it, once the walk is done
+                else:
+                    at_end.append(node)
             if spans is not None and node.style:
                 start, stop = node.start_mark.index + shift, node.end_mark.index + shift
                 span = scalar_span(text, start, stop)
@@ -256,6 +271,10 @@ def places_alike(
             )
     if spans is not None and not tabs_read_alike(text, sorted(spans)):
         return None
+    if empty_in_flow and (root is None or not place_empty_flow_values(text, root)):
+        return None
+    if at_end:
+        place_at_end(text, at_end)
     return list(found.values())
 
 
