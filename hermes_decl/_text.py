@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import reprlib
 from collections.abc import Iterable
 
@@ -87,6 +88,13 @@ def did_you_mean(found: object, options: Iterable[str]) -> str | None:
     """The closest option to a misspelt string, as difflib judges with its default cutoff."""
     if not isinstance(found, str):
         return None
+    return _closest(str(found), tuple(options))
+
+
+@functools.lru_cache(maxsize=4096)
+def _closest(found: str, options: tuple[str, ...]) -> str | None:
+    """``did_you_mean``'s answer, kept for the next time: a file of many servers repeats its
+    misspellings, and difflib compares each option anew (about 50 µs a key)."""
     import difflib  # only for a misspelt key: a valid declaration never needs it
 
     close = difflib.get_close_matches(found, list(options), n=1)
