@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench import big_file
-from hermes_decl.loader import alias_places, yaml_reader
+from hermes_decl.loader import gaps, yaml_reader
 from hermes_decl.loader.composers import (
     _FastComposer,
     _FastLoader,
@@ -327,8 +327,8 @@ class _CountedBreaks:
 def test_a_run_of_aliases_is_placed_reading_each_line_break_once(
     text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    counted = _CountedBreaks(alias_places._BREAK)
-    monkeypatch.setattr(alias_places, "_BREAK", counted)
+    counted = _CountedBreaks(gaps.LINE_BREAK)
+    monkeypatch.setattr(gaps, "LINE_BREAK", counted)
     _compose_in_c(text, "t.yaml")
     assert 2_000 <= counted.found <= text.count("\n")
 

@@ -16,6 +16,7 @@ import yaml
 
 from hermes_decl.loader.composers import AliasedChildren, _Unsure
 from hermes_decl.loader.document import Position
+from hermes_decl.loader.gaps import UnreadableGap, gap_pieces
 from hermes_decl.loader.tabs import libyaml_shift
 
 _GAP_PIECE = re.compile(
@@ -24,9 +25,6 @@ _GAP_PIECE = re.compile(
     r"|[&*][0-9A-Za-z_-]+"  # an anchor (of the collection the gap opens) or an alias
     r"|#[^\r\n\x85\u2028\u2029]*"  # a comment, when a blank or a line break comes before it
 )
-_BLANKS = " \t\r\n\x85\u2028\u2029"
-_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
-"""A line break, as both parsers count lines (YAML 1.1 breaks; CR LF is one)."""
 
 
 AliasPlaces = dict[tuple[int, int], Position]
@@ -91,25 +89,13 @@ def _aliases_between(
 ) -> list[Position]:
     """The places of the ``count`` aliases in the gap from ``lower`` to ``upper``, counted on from
     ``lower`` as the gap is read, once."""
-    start, stop = lower.index + offset, upper.index + offset
-    if start > stop:
-        raise _Unsure  # the nodes around the gap are not in reading order
     found: list[Position] = []
-    line, line_start = lower.line, start - lower.column  # 0-based, as marks count
-    at = start
-    while at < stop:
-        piece = _GAP_PIECE.match(text, at, stop)
-        if piece is None:
-            raise _Unsure
-        first = text[at]
-        if first == "*":
-            found.append((line + 1, at - line_start + 1))
-        elif first == "#" and at > 0 and text[at - 1] not in _BLANKS:
-            raise _Unsure  # not a comment: a '#' inside a token
-        elif first in _BLANKS:
-            for line_break in _BREAK.finditer(text, at, piece.end()):
-                line, line_start = line + 1, line_break.end()
-        at = piece.end()
+    try:
+        for first, at, line, line_start in gap_pieces(text, _GAP_PIECE, lower, upper, offset):
+            if first == "*":
+                found.append((line + 1, at - line_start + 1))
+    except UnreadableGap:
+        raise _Unsure from None
     if len(found) != count:
         raise _Unsure
     return found

@@ -17,6 +17,7 @@ import re
 
 import yaml
 
+from hermes_decl.loader.gaps import LINE_BREAK, UnreadableGap, gap_pieces
 from hermes_decl.loader.tabs import libyaml_shift
 
 _GAP_PIECE = re.compile(
@@ -24,9 +25,6 @@ _GAP_PIECE = re.compile(
     r"|:"  # the value indicator
     r"|#[^\r\n\x85\u2028\u2029]*"  # a comment, when a blank or a line break comes before it
 )
-_BLANKS = " \t\r\n\x85\u2028\u2029"
-_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
-"""A line break, as both parsers count lines (YAML 1.1 breaks; CR LF is one)."""
 
 
 def is_bare_empty(node: yaml.Node) -> bool:
@@ -43,7 +41,7 @@ def is_bare_empty(node: yaml.Node) -> bool:
 def place_at_end(text: str, nodes: list[yaml.Node]) -> None:
     """Move each empty value that libyaml placed past the last line to the end of that line,
     where PyYAML places it; leave one placed anywhere else."""
-    breaks = list(_BREAK.finditer(text))
+    breaks = list(LINE_BREAK.finditer(text))
     offset = libyaml_shift(text)
     line_start = breaks[-1].end() if breaks else offset  # libyaml counts no byte order mark
     place: yaml.Mark | None = None
@@ -85,26 +83,16 @@ def place_empty_flow_values(text: str, root: yaml.Node) -> bool:
 def _after_indicator(text: str, offset: int, key: yaml.Node, value: yaml.Node) -> bool:
     """Move ``value`` just after the ``:`` between it and ``key``, where one is; False where the
     gap between them holds anything but blanks, line breaks, comments and one ``:``."""
-    start, stop = key.end_mark.index + offset, value.start_mark.index + offset
-    if start > stop:
+    try:
+        for first, at, line, line_start in gap_pieces(
+            text, _GAP_PIECE, key.end_mark, value.start_mark, offset
+        ):
+            if first == ":":
+                place = yaml.Mark(
+                    value.start_mark.name, at + 1 - offset, line, at + 1 - line_start, None, 0
+                )
+                value.start_mark = value.end_mark = place
+                return True
+    except UnreadableGap:
         return False
-    line, line_start = key.end_mark.line, start - key.end_mark.column  # 0-based, as marks count
-    at = start
-    while at < stop:
-        piece = _GAP_PIECE.match(text, at, stop)
-        if piece is None:
-            return False
-        first = text[at]
-        if first == ":":
-            place = yaml.Mark(
-                value.start_mark.name, at + 1 - offset, line, at + 1 - line_start, None, 0
-            )
-            value.start_mark = value.end_mark = place
-            return True
-        if first == "#" and at > 0 and text[at - 1] not in _BLANKS:
-            return False  # not a comment: a '#' inside a token
-        if first in _BLANKS:
-            for line_break in _BREAK.finditer(text, at, piece.end()):
-                line, line_start = line + 1, line_break.end()
-        at = piece.end()
     return True  # no ':' (``{key}``): both parsers place it where the next token starts
