@@ -133,13 +133,17 @@ PLACED_ELSEWHERE = [
     "a: [b: &x ]\n",
     "a: [b?]\n",
     "a: {b? c: 1}\n",
+    "{!t:!t a}\n",
+    "{x: , y: !a:!b z}\n",
+    "a: !t:!t b\n",
     "a:\t1\n",
     "a: [1,\t2]\n",
 ]
 """Text with a node libyaml's events place elsewhere than PyYAML's parser, where its place cannot
 be told: an empty key in a flow mapping, an empty value with a tag or an anchor in a flow
 collection or at the very end, a ``?`` in a plain scalar in a flow collection (where PyYAML's
-scanner ends the scalar, and libyaml's does not), a tab the two may read differently."""
+scanner ends the scalar, and libyaml's does not), a tag the core schema does not know (libyaml
+reads some that PyYAML's scanner refuses), a tab the two may read differently."""
 EMPTY_VALUES = [
     "a: {b}\n",
     "a: [b: ]\n",
@@ -175,7 +179,7 @@ def test_the_c_composer_declines_what_the_python_composer_places_elsewhere(text:
 EMPTY_VALUE_PIECES = [
     "{", "}", "[", "]", ", ", ",", ": ", ":", "? ", "a", "b: ", '"q"', "'r'", " ", "\n",
     "\r\n", "  ", " # c\n", "x:", "k: {", "- ", "\u2028", "\x85", "!!str ", "&x ", "*x",
-    "\ufeff", "s:\n  ", "1", "a?",
+    "\ufeff", "s:\n  ", "1", "a?", "!a:!b ", "!t ",
 ]  # fmt: skip
 """Pieces of flow and block text, often with empty values where libyaml and PyYAML differ."""
 

@@ -38,6 +38,12 @@ class _ComposerBase(CoreConstructor, CoreResolver):
         self.alias_at: dict[tuple[int, int], Position] = {}
 
 
+_STANDARD = "tag:yaml.org,2002:"
+"""The prefix of the tags the core schema knows. libyaml reads some tags PyYAML's scanner refuses
+(``!a:!b``, a handle-like name with a second ``!``); a file with any other tag is refused
+anyway, so text holding one is read by PyYAML's own parser, in its words."""
+
+
 class _Unsure(Exception):
     """Text whose nodes libyaml and PyYAML would place differently: compose it another way."""
 
@@ -137,6 +143,8 @@ if yaml.__with_libyaml__:
 
         def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
             event = cast(yaml.ScalarEvent, self.peek_event())
+            if event.tag is not None and not event.tag.startswith(_STANDARD):
+                raise _Unsure  # PyYAML's scanner reads a tag with a second '!' otherwise
             empty = event.value == "" and not event.style
             at_end = event.start_mark is not None and event.start_mark.index >= self._end
             if empty and (self._flow or at_end):
@@ -163,6 +171,8 @@ if yaml.__with_libyaml__:
 
         def _collection(self, compose: Callable[[Any], _Node], anchor: Any) -> _Node:
             start = cast(yaml.CollectionStartEvent, self.peek_event())
+            if start.tag is not None and not start.tag.startswith(_STANDARD):
+                raise _Unsure  # PyYAML's scanner reads a tag with a second '!' otherwise
             flow = bool(start.flow_style)
             self._flow += flow
             try:
@@ -220,8 +230,9 @@ def places_alike(
     places elsewhere, is moved to PyYAML's place (``empty_values``); one whose place cannot be
     told (an empty key in a flow mapping, one with a tag or an anchor) is not placed alike, nor
     is text kept with libyaml where a tab lies outside every quoted and block scalar and every
-    comment. Each node is looked at once, where it stands: with ``aliased``, the nodes are
-    walked in document order, and a node met again is where an alias stood.
+    comment, a ``?`` lies in a plain scalar in a flow collection, or a node has a tag the core
+    schema does not know. Each node is looked at once, where it stands: with ``aliased``, the
+    nodes are walked in document order, and a node met again is where an alias stood.
     """
     shift = libyaml_shift(text)
     end = len(text) - 1 - shift
@@ -239,6 +250,8 @@ def places_alike(
                 found.setdefault(id(parent), (parent, []))[1].append(index)
                 continue
             seen.add(id(node))
+        if not node.tag.startswith(_STANDARD):
+            return None  # PyYAML's scanner reads a tag with a second '!' otherwise than libyaml
         if isinstance(node, yaml.ScalarNode):
             if in_flow and not node.style and "?" in node.value:
                 return None  # PyYAML's scanner ends a plain scalar in a flow collection at a '?'
