@@ -2,18 +2,21 @@
 
 ``@dataclass`` compiles an ``__init__``, and for a frozen class a ``__setattr__`` and a
 ``__delattr__``, for every class it decorates (about 0.4 ms a class); the models' rule objects
-are a dozen such classes, built on every first use and compared or printed almost never, and
-the command line's commands are built on every run. A ``FieldwiseRecord`` subclass declares its
-fields as a dataclass does, by annotations, each with an optional default, and shares one
-``__init__`` (positional or keyword arguments, then ``__post_init__`` when the class has one),
-one frozen ``__setattr__``, and equality, hashing and ``repr`` field by field, as the generated
-methods would.
+are a dozen such classes, built on every first use and compared or printed almost never. A
+``FieldwiseRecord`` subclass declares its fields as a dataclass does, by annotations, each with
+an optional default, and shares one ``__init__`` (positional or keyword arguments, then
+``__post_init__`` when the class has one), one frozen ``__setattr__``, and equality, hashing and
+``repr`` field by field, as the generated methods would. It is no dataclass (``dataclasses``'
+functions do not take it), so it serves the models' own rule objects, not public types.
 """
 
 from __future__ import annotations
 
+import inspect
 import itertools
+import re
 import reprlib
+import sys
 import typing
 from dataclasses import FrozenInstanceError
 from types import MappingProxyType
@@ -30,13 +33,29 @@ else:
 
 __all__ = ["FieldwiseRecord"]
 
-_CLASS_VARIABLE_WORDS = ("ClassVar", "typing.ClassVar")
+_CLASS_VARIABLE = re.compile(r"(?:typing\.)?ClassVar(?:\[|$)")
+"""A string annotation declaring a class variable: ``ClassVar`` or ``typing.ClassVar``, bare or
+subscripted."""
+
+if sys.version_info >= (3, 14):
+    import annotationlib
+
+    def _own_annotations(cls: type) -> dict[str, Any]:
+        """The class's own annotations (a 3.14 class body keeps them for ``__annotate__``);
+        a name not yet defined is kept as a forward reference."""
+        return annotationlib.get_annotations(cls, format=annotationlib.Format.FORWARDREF)
+
+else:
+
+    def _own_annotations(cls: type) -> dict[str, Any]:
+        """The class's own annotations, not its bases'."""
+        return inspect.get_annotations(cls)
 
 
 def _is_class_variable(annotation: object) -> bool:
     """Whether an annotation, evaluated or written as a string, declares a class variable."""
     if isinstance(annotation, str):
-        return annotation.startswith(_CLASS_VARIABLE_WORDS)
+        return _CLASS_VARIABLE.match(annotation) is not None
     return annotation is ClassVar or typing.get_origin(annotation) is ClassVar
 
 
@@ -57,13 +76,18 @@ class FieldwiseRecord:
         super().__init_subclass__(**kwargs)
         names = list(cls.__record_fields__)
         defaults = dict(cls.__record_defaults__)
-        for name, annotation in vars(cls).get("__annotations__", {}).items():
+        for name, annotation in _own_annotations(cls).items():
             if _is_class_variable(annotation):
                 continue
             if name not in names:
                 names.append(name)
             if name in vars(cls):
-                defaults[name] = vars(cls)[name]
+                default = defaults[name] = vars(cls)[name]
+                if isinstance(default, (list, dict, set)):
+                    problem = (
+                        f"field {name!r} has a mutable default, which every record would share"
+                    )
+                    raise ValueError(f"{cls.__name__}: {problem}")
             else:
                 defaults.pop(name, None)
         for earlier, name in itertools.pairwise(names):

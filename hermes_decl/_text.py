@@ -88,7 +88,12 @@ def did_you_mean(found: object, options: Iterable[str]) -> str | None:
     """The closest option to a misspelt string, as difflib judges with its default cutoff."""
     if not isinstance(found, str):
         return None
-    return _closest(str(found), tuple(options))
+    choices = tuple(options)
+    # difflib's ratio is at most 2 * shorter / (both lengths): below its cutoff of 0.6 once one
+    # string is 7/3 times the other, so a long value is never close (nor kept in the cache).
+    if not choices or 3 * len(found) > 7 * max(map(len, choices)):
+        return None
+    return _closest(str(found), choices)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import typing
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -99,6 +100,23 @@ def test_a_field_without_a_default_may_not_follow_one_with() -> None:
         class _Wrong(FieldwiseRecord):
             before: int = 0
             after: int  # type: ignore[misc]
+
+
+def test_a_mutable_default_is_refused_as_a_dataclass_refuses_it() -> None:
+    with pytest.raises(ValueError, match="field 'items' has a mutable default"):
+
+        class _Shared(FieldwiseRecord):
+            items: list[int] = []  # noqa: RUF012
+
+
+def test_class_variables_are_told_from_fields_by_their_annotation_alone() -> None:
+    class _Written(FieldwiseRecord):
+        KIND: ClassVar[str] = "k"
+        LIMIT: ClassVar[int] = 3
+        OTHER: typing.ClassVar = 4
+        ClassVarLike: int = 5
+
+    assert _Written.__record_fields__ == ("ClassVarLike",)
 
 
 def test_post_init_runs_after_the_fields_are_set_and_cached_properties_work() -> None:

@@ -43,6 +43,21 @@ def test_a_path_location_is_built_from_its_string_by_position_and_by_name() -> N
     assert repr(LinuxPathLocation(root="/opt/app")) == "LinuxPathLocation(root='/opt/app')"
 
 
+@pytest.mark.parametrize(
+    ("arguments", "keywords", "error_type"),
+    [((), {}, "string_type"), ((), {"path": "/opt"}, "string_type")],
+    ids=["nothing", "another-keyword"],
+)
+def test_a_path_location_built_from_no_string_is_a_validation_error_as_a_root_models(
+    arguments: tuple[str, ...], keywords: dict[str, str], error_type: str
+) -> None:
+    with pytest.raises(ValidationError) as raised:
+        LinuxPathLocation(*arguments, **keywords)
+    assert [error["type"] for error in raised.value.errors()] == [error_type]
+    with pytest.raises(ValueError, match="takes its string or keywords, not both"):
+        LinuxPathLocation("/opt", path="/opt")  # type: ignore[call-arg]
+
+
 def test_a_path_location_refuses_what_its_rules_refuse() -> None:
     with pytest.raises(ValidationError) as raised:
         LinuxPathLocation(root="opt/app")

@@ -25,3 +25,12 @@ def test_a_misspelling_met_again_is_not_compared_again() -> None:
     assert (info.hits, info.misses) == (1, 1)
     assert did_you_mean("requirs", ("app", "requirez")) == "requirez"  # other options, asked anew
     assert _text._closest.cache_info().misses == 2
+
+
+def test_a_value_too_long_to_be_close_to_any_option_is_not_compared_nor_kept() -> None:
+    _text._closest.cache_clear()
+    options = ("presence", "location")
+    assert did_you_mean("p" * 19, options) is None  # 19 > 7/3 of 8: never close
+    assert did_you_mean("presence" + "x" * 10, options) == "presence"  # 18 of 8: may be
+    assert _text._closest.cache_info().currsize == 1
+    assert did_you_mean("x", ()) is None

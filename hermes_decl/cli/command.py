@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hermes_decl._record import FieldwiseRecord
 from hermes_decl.cli.output import Output
 
 if TYPE_CHECKING:
@@ -22,7 +22,8 @@ UNREADABLE_CODES = frozenset({"unreadable_file", "not_a_regular_file", "symlink_
 Run = Callable[[argparse.Namespace, Output, Output], int]
 
 
-class Command(FieldwiseRecord):
+@dataclass(frozen=True)
+class Command:
     """One subcommand: its name, one-line help, longer description, arguments and runner."""
 
     name: str

@@ -14,6 +14,7 @@ import copy
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
+from pydantic_core import PydanticUndefined
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -32,8 +33,13 @@ class StringModel(BaseModel):
 
     root: str
 
-    def __init__(self, root: str) -> None:
-        """Validate ``root`` as this model's string."""
+    def __init__(self, /, root: Any = PydanticUndefined, **data: Any) -> None:
+        """Validate ``root`` as this model's string, as ``RootModel`` does: keywords other than
+        ``root`` are validated as the value instead (a mapping, so refused), as is nothing."""
+        if data:
+            if root is not PydanticUndefined:
+                raise ValueError(f"{type(self).__name__} takes its string or keywords, not both")
+            root = data
         self.__pydantic_validator__.validate_python(root, self_instance=self)
 
     # Only validates, as BaseModel's own does: pydantic-core validates without calling it.
