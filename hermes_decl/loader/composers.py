@@ -239,7 +239,7 @@ def places_alike(
     spans: list[Span] | None = [] if "\t" in text else None
     seen: set[int] | None = set() if aliased else None
     found: dict[int, tuple[yaml.CollectionNode, list[int]]] = {}
-    empty_in_flow = False
+    holding: list[yaml.CollectionNode | None] = []  # the flow collections with an empty value
     at_end: list[yaml.Node] = []
     pending: list[_Place] = [] if root is None else [(root, False, None, 0)]
     while pending:
@@ -258,8 +258,8 @@ def places_alike(
             if not node.value and not node.style and (in_flow or node.start_mark.index >= end):
                 if not is_bare_empty(node):
                     return None
-                if in_flow:
-                    empty_in_flow = True  # placed as PyYAML places it, once the walk is done
+                if in_flow:  # placed as PyYAML places it, once the walk is done
+                    holding.append(parent)
                 else:
                     at_end.append(node)
             if spans is not None and node.style:
@@ -276,15 +276,16 @@ def places_alike(
         else:
             continue
         in_flow = in_flow or bool(node.flow_style)
-        if seen is None:  # no alias: any order will do
-            pending.extend((child, in_flow, None, 0) for child in children)
+        if seen is None:  # no alias: any order will do; a flow collection is told its children's
+            held_by = node if in_flow else None
+            pending.extend((child, in_flow, held_by, 0) for child in children)
         else:
             pending.extend(
                 (children[at], in_flow, node, at) for at in range(len(children) - 1, -1, -1)
             )
     if spans is not None and not tabs_read_alike(text, sorted(spans)):
         return None
-    if empty_in_flow and (root is None or not place_empty_flow_values(text, root)):
+    if holding and not place_empty_flow_values(text, holding):
         return None
     if at_end:
         place_at_end(text, at_end)

@@ -55,28 +55,23 @@ def place_at_end(text: str, nodes: list[yaml.Node]) -> None:
             node.start_mark = node.end_mark = place
 
 
-def place_empty_flow_values(text: str, root: yaml.Node) -> bool:
-    """Give each bare empty value of a flow mapping under ``root`` the place PyYAML's parser
-    gives it; False where one cannot be told (an empty key, a gap holding more than a ``:``)."""
+def place_empty_flow_values(text: str, holding: list[yaml.CollectionNode | None]) -> bool:
+    """Give each bare empty value of these flow collections the place PyYAML's parser gives it;
+    False where one cannot be told (an empty key, a gap holding more than a ``:``, an empty
+    value that is no mapping's value)."""
     offset = libyaml_shift(text)
     done: set[int] = set()
-    pending: list[tuple[yaml.Node, bool]] = [(root, False)]
-    while pending:
-        node, in_flow = pending.pop()
-        if id(node) in done or not isinstance(node, yaml.CollectionNode):
+    for collection in holding:
+        if not isinstance(collection, yaml.MappingNode):
+            return False
+        if id(collection) in done:
             continue
-        done.add(id(node))
-        in_flow = in_flow or bool(node.flow_style)
-        if isinstance(node, yaml.SequenceNode):
-            pending.extend((item, in_flow) for item in node.value)
-            continue
-        for key, value in node.value:
-            if in_flow and is_bare_empty(key):
+        done.add(id(collection))
+        for key, value in collection.value:
+            if is_bare_empty(key):
                 return False
-            if in_flow and is_bare_empty(value) and not _after_indicator(text, offset, key, value):
+            if is_bare_empty(value) and not _after_indicator(text, offset, key, value):
                 return False
-            pending.append((key, in_flow))
-            pending.append((value, in_flow))
     return True
 
 
