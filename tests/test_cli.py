@@ -52,15 +52,21 @@ def test_the_console_script_is_installed() -> None:
 
 PROGRAM = """
 import atexit, gc, sys
-from hermes_decl.cli import program
+from hermes_decl import cli
 atexit.register(lambda: print("atexit ran", flush=True))
 sys.argv = ["hermes-decl", "check", sys.argv[1]]
-status = program()
-print("status", status, "frozen", gc.get_freeze_count() > 0)
+before, main = gc.get_threshold(), cli.main
+def recorded():
+    print("threshold while running", gc.get_threshold()[0])
+    return main()
+cli.main = recorded
+status = cli.program()
+restored = gc.get_threshold() == before
+print("status", status, "frozen", gc.get_freeze_count() > 0, "restored", restored)
 """
 
 
-def test_the_program_sets_what_it_built_aside_from_the_collector_and_exits_as_usual() -> None:
+def test_the_program_collects_less_often_and_sets_what_it_built_aside_before_exiting() -> None:
     result = run_started(
         [sys.executable, "-c", PROGRAM, VALID_EXAMPLES[1]],
         cwd=ROOT,
@@ -70,7 +76,8 @@ def test_the_program_sets_what_it_built_aside_from_the_collector_and_exits_as_us
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-2:] == ["status 0 frozen True", "atexit ran"]
+    assert result.stdout.splitlines()[-2:] == ["status 0 frozen True restored True", "atexit ran"]
+    assert f"threshold while running {cli.YOUNG_OBJECTS_PER_COLLECTION}" in result.stdout
     assert f"{VALID_EXAMPLES[1]}: ok" in result.stdout
 
 
