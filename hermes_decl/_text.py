@@ -96,7 +96,11 @@ def did_you_mean(found: object, options: Iterable[str]) -> str | None:
     return _closest(str(found), choices)
 
 
-@functools.lru_cache(maxsize=4096)
+SUGGESTIONS_KEPT = 4096
+"""How many misspellings' suggestions are kept (the oldest used is forgotten first)."""
+
+
+@functools.lru_cache(maxsize=SUGGESTIONS_KEPT)
 def _closest(found: str, options: tuple[str, ...]) -> str | None:
     """``did_you_mean``'s answer, kept for the next time: a file of many servers repeats its
     misspellings, and difflib compares each option anew (about 50 µs a key)."""
