@@ -39,9 +39,17 @@ class _ComposerBase(CoreConstructor, CoreResolver):
 
 
 _STANDARD = "tag:yaml.org,2002:"
-"""The prefix of the tags the core schema knows. libyaml reads some tags PyYAML's scanner refuses
-(``!a:!b``, a handle-like name with a second ``!``); a file with any other tag is refused
-anyway, so text holding one is read by PyYAML's own parser, in its words."""
+"""The prefix of the tags the core schema knows."""
+
+
+def _scanned_alike(tag: str | None, plain: str | None, in_flow: bool) -> bool:
+    """Whether PyYAML's scanner reads a node as libyaml's did, given its tag and, for a plain
+    scalar, its value: not where the tag is one the core schema does not know (libyaml reads
+    some PyYAML refuses, ``!a:!b``, and a file with such a tag is refused anyway), nor where a
+    plain scalar in a flow collection holds a ``?`` (PyYAML's scanner ends the scalar there)."""
+    if tag is not None and not tag.startswith(_STANDARD):
+        return False
+    return not (in_flow and plain is not None and "?" in plain)
 
 
 class _Unsure(Exception):
@@ -143,14 +151,13 @@ if yaml.__with_libyaml__:
 
         def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
             event = cast(yaml.ScalarEvent, self.peek_event())
-            if event.tag is not None and not event.tag.startswith(_STANDARD):
-                raise _Unsure  # PyYAML's scanner reads a tag with a second '!' otherwise
+            plain = None if event.style else event.value
+            if not _scanned_alike(event.tag, plain, self._flow > 0):
+                raise _Unsure
             empty = event.value == "" and not event.style
             at_end = event.start_mark is not None and event.start_mark.index >= self._end
             if empty and (self._flow or at_end):
                 raise _Unsure
-            if self._flow and not event.style and "?" in event.value:
-                raise _Unsure  # PyYAML's scanner ends a plain scalar in a flow collection at '?'
             if self._spans is not None and event.style and event.start_mark and event.end_mark:
                 start = event.start_mark.index + self._shift
                 span = scalar_span(self._text, start, event.end_mark.index + self._shift)
@@ -171,8 +178,8 @@ if yaml.__with_libyaml__:
 
         def _collection(self, compose: Callable[[Any], _Node], anchor: Any) -> _Node:
             start = cast(yaml.CollectionStartEvent, self.peek_event())
-            if start.tag is not None and not start.tag.startswith(_STANDARD):
-                raise _Unsure  # PyYAML's scanner reads a tag with a second '!' otherwise
+            if not _scanned_alike(start.tag, None, self._flow > 0):
+                raise _Unsure
             flow = bool(start.flow_style)
             self._flow += flow
             try:
@@ -250,11 +257,10 @@ def places_alike(
                 found.setdefault(id(parent), (parent, []))[1].append(index)
                 continue
             seen.add(id(node))
-        if not node.tag.startswith(_STANDARD):
-            return None  # PyYAML's scanner reads a tag with a second '!' otherwise than libyaml
+        plain = node.value if isinstance(node, yaml.ScalarNode) and not node.style else None
+        if not _scanned_alike(node.tag, plain, in_flow):
+            return None
         if isinstance(node, yaml.ScalarNode):
-            if in_flow and not node.style and "?" in node.value:
-                return None  # PyYAML's scanner ends a plain scalar in a flow collection at a '?'
             if not node.value and not node.style and (in_flow or node.start_mark.index >= end):
                 if not is_bare_empty(node):
                     return None
