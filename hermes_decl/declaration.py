@@ -18,6 +18,7 @@ from pydantic_core import SchemaValidator
 from hermes_decl.errors import DeclarationError, Issue, issues_from
 from hermes_decl.models import AppBlock, Declaration, Requires, validators
 from hermes_decl.models.app_block import APP_ID_CONTEXT_KEY
+from hermes_decl.models.fast_rules import rules_hold
 from hermes_decl.models.requires import RequiresWithApp
 from hermes_decl.registry import (
     RegistrationConflict,
@@ -33,28 +34,10 @@ from hermes_decl.registry import (
     unregister_owner,
 )
 
-_FAST_DECLARATION = validators.FAST_DECLARATION
-_FAST_REQUIRES_WITH_APP = validators.FAST_REQUIRES_WITH_APP
-
-_set = object.__setattr__
-"""Sets state on a frozen model: only on one this parse has just built."""
+_validate_fast_declaration = validators.FAST_DECLARATION.validate_python
+_validate_fast_blocks = validators.FAST_REQUIRES_WITH_APP.validate_python
 
 _UNREADABLE = Issue("", "unreadable", "could not be read: a value failed while being read")
-
-
-def _carry_app_id(app: AppBlock, name: str) -> None:
-    """Give each OS block of a new ``app`` block its declaration's name, in one shared mapping.
-
-    The explaining schema passes the name in its validation context, which the fast one does
-    not read.
-    """
-    carried = {"app_id": name}
-    if (win32 := app.win32) is not None:
-        _set(win32, "__pydantic_private__", carried)
-    if (darwin := app.darwin) is not None:
-        _set(darwin, "__pydantic_private__", carried)
-    if (linux := app.linux) is not None:
-        _set(linux, "__pydantic_private__", carried)
 
 
 def _explain(explaining: SchemaValidator, data: dict[str, Any], *, name: str, where: str) -> Any:
@@ -79,20 +62,26 @@ def parse_declaration(
     name: str, raw_app: object = None, raw_requires: object = None, *, where: str
 ) -> Declaration:
     """Validate one declaration: the server ``name``, its ``app`` and its ``requires`` blocks."""
-    given: dict[str, object] = {"name": name}  # null means absent
-    if raw_app is not None:
-        given["app"] = raw_app
-    if raw_requires is not None:
-        given["requires"] = raw_requires
+    if raw_app is not None and raw_requires is not None:
+        given: dict[str, object] = {"name": name, "app": raw_app, "requires": raw_requires}
+    else:  # null means absent
+        given = {"name": name}
+        if raw_app is not None:
+            given["app"] = raw_app
+        if raw_requires is not None:
+            given["requires"] = raw_requires
     try:
-        declaration: Declaration = _FAST_DECLARATION.validate_python(given)
+        declaration: Declaration = _validate_fast_declaration(given)
     except Exception:  # refused, or a value failed while read: the explaining schema tells
-        data = {"name": name, "app": raw_app, "requires": raw_requires}
-        explained: Declaration = _explain(
-            validators.DECLARATION, data, name=name if isinstance(name, str) else "", where=where
-        )
-        return explained
-    return declaration  # the fast validator carried the name into each block it built
+        pass
+    else:
+        if rules_hold(declaration, raw_app):  # which also gives each new block the name
+            return declaration
+    data = {"name": name, "app": raw_app, "requires": raw_requires}
+    explained: Declaration = _explain(
+        validators.DECLARATION, data, name=name if isinstance(name, str) else "", where=where
+    )
+    return explained
 
 
 def _blocks(app: object, raw_requires: object, *, name: str, where: str) -> RequiresWithApp:
@@ -101,16 +90,17 @@ def _blocks(app: object, raw_requires: object, *, name: str, where: str) -> Requ
         key: value for key, value in (("app", app), ("requires", raw_requires)) if value is not None
     }
     try:
-        blocks: RequiresWithApp = _FAST_REQUIRES_WITH_APP.validate_python(given)
+        blocks: RequiresWithApp = _validate_fast_blocks(given)
     except Exception:  # refused, or a value failed while read: the explaining schema tells
-        data = {"app": app, "requires": raw_requires}
-        explained: RequiresWithApp = _explain(
-            validators.REQUIRES_WITH_APP, data, name=name, where=where
-        )
-        return explained
-    if blocks.app is not None and blocks.app is not app:  # a block built here, not one given
-        _carry_app_id(blocks.app, name)
-    return blocks
+        pass
+    else:
+        if rules_hold(blocks, app, name):  # which also gives each new block the name
+            return blocks
+    data = {"app": app, "requires": raw_requires}
+    explained: RequiresWithApp = _explain(
+        validators.REQUIRES_WITH_APP, data, name=name, where=where
+    )
+    return explained
 
 
 def parse_app(raw: object, *, name: str, where: str) -> AppBlock | None:

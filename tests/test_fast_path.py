@@ -28,6 +28,7 @@ from hermes_decl.models import validators
 from hermes_decl.models.app_block import APP_ID_CONTEXT_KEY
 from hermes_decl.models.base import FrozenModel
 from hermes_decl.models.fast import fast_schema, one_or_list
+from hermes_decl.models.fast_rules import rules_hold
 from hermes_decl.models.path_rules import (
     ENTRY_PREFIX,
     LOCATION_PATHS,
@@ -88,6 +89,18 @@ def _given(data: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in data.items() if value is not None}
 
 
+def _fast(fast: SchemaValidator, data: dict[str, Any], name: str) -> Any:
+    """What the parser's fast path makes of ``data``: the fast validator, then the rules only
+    Python can say (which give each new block the name); None where either refuses."""
+    try:
+        quick = fast.validate_python(_given(data))
+    except ValidationError:
+        return None
+    # a whole declaration carries its own name; {app, requires} is given the parser's
+    named = None if fast is validators.FAST_DECLARATION else name
+    return quick if rules_hold(quick, data.get("app"), named) else None
+
+
 def _explained(explaining: SchemaValidator, data: dict[str, Any], name: str) -> Any:
     try:
         return explaining.validate_python(data, context={APP_ID_CONTEXT_KEY: name})
@@ -136,10 +149,7 @@ def agree(raw_app: object, raw_requires: object, name: str = NAME) -> str:
     ]
     for explaining, fast, data in shapes:
         explained = _explained(explaining, data, name)
-        try:
-            quick = fast.validate_python(_given(data))
-        except ValidationError:
-            quick = None
+        quick = _fast(fast, data, name)
         if quick is None:
             if explained is not None:
                 assert _null_or_default_kind(data) or _left_path(data), (
@@ -148,8 +158,6 @@ def agree(raw_app: object, raw_requires: object, name: str = NAME) -> str:
             verdicts.append("left" if explained is not None else "refused")
             continue
         assert explained is not None, f"the fast schema accepts an invalid declaration: {data!r}"
-        if quick.app is not None and fast is validators.FAST_REQUIRES_WITH_APP:
-            declaration._carry_app_id(quick.app, name)  # a whole declaration carries it itself
         assert _tree(quick) == _tree(explained), data
         assert quick == explained
         verdicts.append("fast")
@@ -171,9 +179,8 @@ def test_one_block_at_a_time_agrees_too() -> None:
             continue
         data = {"app": block, "requires": raw_requires}
         explained = _explained(validators.REQUIRES_WITH_APP, data, NAME)
-        try:
-            quick = validators.FAST_REQUIRES_WITH_APP.validate_python(_given(data))
-        except ValidationError:
+        quick = _fast(validators.FAST_REQUIRES_WITH_APP, data, NAME)
+        if quick is None:
             continue
         assert explained is not None and quick.app is block
         assert _tree(quick.requires) == _tree(explained.requires)
@@ -219,6 +226,70 @@ def test_a_block_given_already_built_keeps_its_name_on_both_paths() -> None:
         assert explained is not None and explained.app_for("linux") is block
 
 
+def test_the_fast_validator_reads_a_block_from_a_mapping_only() -> None:
+    """A block given already built goes to the explaining schema, so every block in an ``app``
+    the fast validator builds is new, and ``rules_hold`` may give it the name."""
+    alone = declaration.parse_app(
+        {"linux": {"presence": "executable", "location": "/x"}}, name="other", where="w"
+    )
+    assert alone is not None
+    with pytest.raises(ValidationError) as refused:
+        validators.FAST_DECLARATION.validate_python({"name": NAME, "app": {"linux": alone.linux}})
+    assert [error["type"] for error in refused.value.errors()] == ["dict_type"]
+    given = validators.FAST_DECLARATION.validate_python({"name": NAME, "app": alone})
+    assert given.app is alone  # a whole block given built is kept, and not named again
+    assert rules_hold(given, alone) and alone.linux is not None
+    assert alone.linux.app_id == "other"
+
+
+_LINUX = {"presence": "executable", "location": "/x"}
+_DARWIN_NO_SOURCE = {"presence": "bundle", "location": {"kind": "app_bundle", "name": "V.app"}}
+_DARWIN_SOURCED = {**_DARWIN_NO_SOURCE, "version": {"kind": "plist"}}
+
+
+@pytest.mark.parametrize(
+    ("app", "requires", "holds"),
+    [
+        (None, None, True),
+        (None, {"app": False}, True),
+        (None, {"app": True}, False),  # requires.app without an app block
+        (None, {"min_version": "2"}, False),  # min_version without app
+        ({}, None, False),  # no OS block
+        ({"linux": _LINUX}, {"app": True}, True),
+        ({"linux": _LINUX}, {"app": True, "min_version": "2"}, False),  # no block with a source
+        ({"darwin": _DARWIN_SOURCED}, {"min_version": "2"}, False),  # min_version without app
+        ({"darwin": _DARWIN_SOURCED}, {"app": True, "min_version": "2"}, True),
+        ({"darwin": _DARWIN_NO_SOURCE}, {"app": True, "min_version": "2"}, False),
+        ({"darwin": _DARWIN_SOURCED, "linux": _LINUX}, {"app": True, "min_version": "2"}, True),
+    ],
+    ids=[
+        "nothing",
+        "app-false",
+        "app-without-block",
+        "minimum-without-app",
+        "no-os-block",
+        "linux",
+        "minimum-linux-only",
+        "minimum-app-false",
+        "minimum-sourced",
+        "minimum-no-source",
+        "minimum-sourced-and-linux",
+    ],
+)
+def test_the_rules_only_python_can_say_are_checked_on_what_the_fast_validator_built(
+    app: dict[str, Any] | None, requires: dict[str, Any] | None, holds: bool
+) -> None:
+    data = {"name": NAME, "app": app, "requires": requires}
+    built = validators.FAST_DECLARATION.validate_python(_given(data))
+    assert rules_hold(built, app) is holds
+    assert (_explained(validators.DECLARATION, data, NAME) is not None) is holds
+    blocks = built.app.__dict__.values() if built.app is not None else ()
+    # the name is carried only into a shape that keeps the rules
+    assert [block.app_id for block in blocks if block is not None] == (
+        [NAME] * len(app or {}) if holds else [""] * len(app or {})
+    )
+
+
 # --- what the fast schema is made of -------------------------------------------------------------
 
 
@@ -243,8 +314,9 @@ def test_the_fast_schema_calls_python_only_for_what_nothing_else_can_say(schema:
         getattr(function, "__qualname__", repr(function))
         for function in _functions(fast_schema(schema))
     }
-    # The rules only Python can say, all in one call at the top of the shape.
-    assert called == {one_or_list.__qualname__, "_rules.<locals>.check"}
+    # A lone value as a list of one; the rules only Python can say are checked after the
+    # shape is built (fast_rules.rules_hold), not inside pydantic-core.
+    assert called == {one_or_list.__qualname__}
 
 
 def _shout(value: str) -> str:
@@ -300,5 +372,5 @@ def test_a_valid_declaration_runs_python_only_for_the_rules_nothing_else_can_say
     assert called == {
         "parse_declaration",
         one_or_list.__name__,
-        "check",  # every rule only Python can say, and carrying the name (fast_rules)
+        "rules_hold",  # every rule only Python can say, and carrying the name (fast_rules)
     }

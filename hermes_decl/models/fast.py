@@ -1,12 +1,13 @@
 """The fast validator: the models' own core schema, with each explaining check replaced by what
 pydantic-core can say itself.
 
-A valid declaration is validated by pydantic-core alone, but for the few rules nothing else can
-say, once per declaration: a lone value read as a list of one, at least one OS block, and the
-cross-field rules of ``requires``. The rest is said in the core schema: a string rule by its
-``TextRules.accept`` pattern, a choice by its ``Literal``, an unknown key by ``extra='forbid'``,
-a ``kind`` by a tagged union keyed by the ``kind`` key, and the kinds a block's ``presence``
-allows by one variant of the block per presence.
+A valid declaration is validated by pydantic-core alone, but for a lone value read as a list of
+one. The few rules nothing else can say (at least one OS block, the cross-field rules of
+``requires``) are left to the parser, which checks them once per declaration on what the fast
+validator built (``fast_rules.rules_hold``). The rest is said in the core schema: a string rule
+by its ``TextRules.accept`` pattern, a choice by its ``Literal``, an unknown key by
+``extra='forbid'``, a ``kind`` by a tagged union keyed by the ``kind`` key, and the kinds a
+block's ``presence`` allows by one variant of the block per presence.
 
 The fast schema is derived from the explaining one (each validator function the models use is
 replaced by the fast form its rule object gives, ``hermes_decl.models.rule_object``), so the two
@@ -39,7 +40,7 @@ class _Derivation:
         self.deferred = False
         """Whether a rule was left to the check at the top of the shape (a ``TopRule``)."""
         self.checked = False
-        """Whether that check is in the fast twin (``fast_rules``)."""
+        """Whether the shape is one the parser checks after it validates (``fast_rules``)."""
 
     def node(self, schema: Any, presence: str | None = None) -> Any:
         if isinstance(schema, list):
@@ -86,10 +87,12 @@ class _Derivation:
             if type(rule).__name__ not in fast_rules.TOP_RULES:
                 raise TypeError(f"{type(rule).__name__} is not checked by fast_rules: add it there")
             self.deferred = True
-        built = rule.fast_form(schema, self, presence)
-        if fast_rules.is_check(built):
-            self.checked = True
-        return built
+        return rule.fast_form(schema, self, presence)
+
+    def checked_after(self) -> None:
+        """The shape being derived is one whose Python rules the parser checks after the fast
+        validator has built it (``fast_rules.rules_hold``)."""
+        self.checked = True
 
     def model(self, schema: Node, presence: str | None) -> Any:
         model = schema["cls"]
@@ -99,14 +102,16 @@ class _Derivation:
 
     def block(self, schema: Node) -> Any:
         """An OS block, one variant per ``presence``; the parser carries the name (``app_id``)
-        that the explaining schema passes through the validation context."""
+        that the explaining schema passes through the validation context. Only a mapping is
+        read: a block given already built keeps its own name, and goes to the explaining
+        schema, so that every block the fast validator returns in a new ``app`` is new."""
         variants: dict[str, Any] = {}
         for presence in PRESENCES:
             variant = self.members(schema, presence)
             variant.pop("post_init", None)
             variant.pop("ref", None)  # the union of the variants takes the block's place
             variants[presence] = variant
-        return keyed_by("presence", variants)
+        return keyed_by("presence", variants, mappings_only=True)
 
 
 def fast_schema(explaining: CoreSchema) -> CoreSchema:

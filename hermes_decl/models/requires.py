@@ -20,7 +20,6 @@ from hermes_decl.models.editor_schema import (
     refusal,
     type_check,
 )
-from hermes_decl.models.fast_rules import fast_rules
 from hermes_decl.models.path_rules import MIN_VERSION
 from hermes_decl.models.rule_object import (
     Derivation,
@@ -297,12 +296,10 @@ class _CrossCheck(RuleObject):
         return generated
 
     def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
-        """Every rule only Python can say, at the top of the shape, in one call (``fast_rules``)."""
-        inner = schema["schema"]
-        while inner["type"] != "model":  # the model under its mapping check
-            inner = inner["schema"]
-        named = "name" in inner["cls"].model_fields
-        return fast_rules(derivation.node(schema["schema"], presence), named=named)
+        """The shape alone: the parser checks every rule only Python can say on what the fast
+        validator built (``fast_rules.rules_hold``)."""
+        derivation.checked_after()
+        return derivation.node(schema["schema"], presence)
 
 
 class RequiresWithApp(FrozenModel):

@@ -53,6 +53,11 @@ class Derivation(Protocol):
 
     def node(self, schema: Any, presence: str | None = None) -> Any: ...
 
+    def checked_after(self) -> None:
+        """The shape being derived is one whose Python rules the parser checks after the fast
+        validator has built it."""
+        ...
+
 
 class RuleObject(FieldwiseRecord, ABC):
     """A check of the models that says itself what JSON Schema and the fast schema make of it."""
@@ -97,9 +102,9 @@ class KeptRule(RuleObject):
 
 
 class TopRule(RuleObject):
-    """A rule only Python can say, which the fast schema checks at the top of each shape it
-    validates, in one call with the cross-field rules (``requires.fast_rules``), rather than
-    where the explaining schema checks it: one Python call per declaration, not one per rule."""
+    """A rule only Python can say, which the fast path checks once per shape, with the
+    cross-field rules, after the fast validator has built it (``fast_rules.rules_hold``),
+    rather than where the explaining schema checks it: no Python call inside pydantic-core."""
 
     def fast_form(self, schema: Node, derivation: Derivation, presence: str | None) -> Any:
         return derivation.node(schema["schema"], presence)
@@ -154,12 +159,15 @@ def fast_one_or_list(items: Any, *, max_items: int | None = None) -> CoreSchema:
     return core_schema.no_info_before_validator_function(one_or_list, listed)
 
 
-def keyed_by(key: str, choices: dict[str, Any]) -> CoreSchema:
+def keyed_by(key: str, choices: dict[str, Any], *, mappings_only: bool = False) -> CoreSchema:
     """A union keyed by the value at ``key``; a value that is no tag is refused without being
-    shown (pydantic-core would print it, which a hostile object may not allow)."""
+    shown (pydantic-core would print it, which a hostile object may not allow). With
+    ``mappings_only``, an object (a model already built) is refused too, where pydantic-core
+    would read the key as its attribute."""
     return core_schema.tagged_union_schema(
         choices,
         discriminator=key,
         custom_error_type="fast_refused",
         custom_error_message=f"{key} names no variant",
+        from_attributes=not mappings_only,
     )

@@ -42,9 +42,10 @@ DECLARATION_SCHEMA, REQUIRES_WITH_APP_SCHEMA = _shapes(_BOTH)
 
 _FAST_DECLARATION_SCHEMA, _FAST_REQUIRES_WITH_APP_SCHEMA = _shapes(fast_schema(_BOTH))
 FAST_DECLARATION = SchemaValidator(_FAST_DECLARATION_SCHEMA)
-"""The fast twin of ``DECLARATION``."""
+"""The fast twin of ``DECLARATION``: what it builds is valid where ``fast_rules.rules_hold``."""
 FAST_REQUIRES_WITH_APP = SchemaValidator(_FAST_REQUIRES_WITH_APP_SCHEMA)
-"""The fast twin of ``REQUIRES_WITH_APP``."""
+"""The fast twin of ``REQUIRES_WITH_APP``: what it builds is valid where
+``fast_rules.rules_hold``."""
 
 
 _EXPLAINING = {"DECLARATION": DECLARATION_SCHEMA, "REQUIRES_WITH_APP": REQUIRES_WITH_APP_SCHEMA}
