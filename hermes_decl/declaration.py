@@ -75,7 +75,7 @@ def parse_declaration(
     except Exception:  # refused, or a value failed while read: the explaining schema tells
         pass
     else:
-        if rules_hold(declaration, raw_app):  # which also gives each new block the name
+        if rules_hold(declaration, raw_app, name):  # which also gives each new block the name
             return declaration
     data = {"name": name, "app": raw_app, "requires": raw_requires}
     explained: Declaration = _explain(

@@ -96,9 +96,7 @@ def _fast(fast: SchemaValidator, data: dict[str, Any], name: str) -> Any:
         quick = fast.validate_python(_given(data))
     except ValidationError:
         return None
-    # a whole declaration carries its own name; {app, requires} is given the parser's
-    named = None if fast is validators.FAST_DECLARATION else name
-    return quick if rules_hold(quick, data.get("app"), named) else None
+    return quick if rules_hold(quick, data.get("app"), name) else None
 
 
 def _explained(explaining: SchemaValidator, data: dict[str, Any], name: str) -> Any:
@@ -238,7 +236,7 @@ def test_the_fast_validator_reads_a_block_from_a_mapping_only() -> None:
     assert [error["type"] for error in refused.value.errors()] == ["dict_type"]
     given = validators.FAST_DECLARATION.validate_python({"name": NAME, "app": alone})
     assert given.app is alone  # a whole block given built is kept, and not named again
-    assert rules_hold(given, alone) and alone.linux is not None
+    assert rules_hold(given, alone, NAME) and alone.linux is not None
     assert alone.linux.app_id == "other"
 
 
@@ -281,7 +279,7 @@ def test_the_rules_only_python_can_say_are_checked_on_what_the_fast_validator_bu
 ) -> None:
     data = {"name": NAME, "app": app, "requires": requires}
     built = validators.FAST_DECLARATION.validate_python(_given(data))
-    assert rules_hold(built, app) is holds
+    assert rules_hold(built, app, NAME) is holds
     assert (_explained(validators.DECLARATION, data, NAME) is not None) is holds
     blocks = built.app.__dict__.values() if built.app is not None else ()
     # the name is carried only into a shape that keeps the rules

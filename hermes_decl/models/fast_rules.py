@@ -25,12 +25,12 @@ TOP_RULES = frozenset({"_AtLeastOneOs", "_MinimumNeedsApp"})
 """The ``TopRule`` classes whose rule ``rules_hold`` says: the fast derivation refuses any other."""
 
 
-def rules_hold(shape: BaseModel, given_app: object, name: str | None = None) -> bool:
+def rules_hold(shape: BaseModel, given_app: object, name: str) -> bool:
     """Whether a shape the fast validator built (``{name, app, requires}`` or ``{app,
     requires}``) keeps the rules only Python can say; if so, and its ``app`` block is not the
-    one given already built (``given_app``), each OS block gets the name (``name``, or the
-    shape's own). The fast validator reads a block from a mapping only, so the blocks of an
-    ``app`` it built are all new."""
+    one given already built (``given_app``), each OS block gets ``name``, as the explaining
+    schema gives it from its validation context. The fast validator reads a block from a
+    mapping only, so the blocks of an ``app`` it built are all new."""
     fields = shape.__dict__
     app = fields["app"]
     requires = fields["requires"].__dict__
@@ -52,7 +52,7 @@ def rules_hold(shape: BaseModel, given_app: object, name: str | None = None) -> 
     elif win32 is None and darwin is None and linux is None:
         return False
     if app is not given_app:
-        carried = {"app_id": fields["name"] if name is None else name}
+        carried = {"app_id": name}
         if win32 is not None:
             _set_private(win32, carried)
         if darwin is not None:
