@@ -38,7 +38,7 @@ class _Derivation:
 
     def __init__(self) -> None:
         self.deferred = False
-        """Whether a rule was left to the check at the top of the shape (a ``TopRule``)."""
+        """Whether a rule was left to the check of the built shape (a ``TopRule``)."""
         self.checked = False
         """Whether the shape is one the parser checks after it validates (``fast_rules``)."""
 
@@ -121,5 +121,5 @@ def fast_schema(explaining: CoreSchema) -> CoreSchema:
     derivation = _Derivation()
     derived: CoreSchema = derivation.node(explaining)
     if derivation.deferred and not derivation.checked:
-        raise TypeError("a rule left to the top of the shape, which has no fast_rules check")
+        raise TypeError("a rule left to the check of the built shape, which fast_rules never runs")
     return derived
