@@ -7,14 +7,13 @@ recurses no deeper than the loader's bound, nor could libyaml let it past 1,000 
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from bench import big_file
@@ -34,7 +33,14 @@ from hermes_decl.loader.yaml_reader import (
     _compose_in_c,
     libyaml_may_read,
 )
-from tests.test_loader_parsers import CORPUS, SHAPES, _ladder, _reading, _same_every_way
+from tests.test_loader_parsers import (
+    CORPUS,
+    PARSER_SETTINGS,
+    SHAPES,
+    _ladder,
+    _reading,
+    _same_every_way,
+)
 
 
 def _nested(levels: int) -> str:
@@ -184,11 +190,7 @@ EMPTY_VALUE_PIECES = [
 """Pieces of flow and block text, often with empty values where libyaml and PyYAML differ."""
 
 
-@settings(
-    max_examples=int(os.environ.get("PARSER_EXAMPLES", "400")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@PARSER_SETTINGS
 @given(
     st.lists(st.sampled_from(EMPTY_VALUE_PIECES), min_size=1, max_size=16).map("".join),
     st.sampled_from(["", "top: ", "- "]),

@@ -237,6 +237,14 @@ def test_deep_and_tabbed_text_reads_the_same(text: str) -> None:
     _same_every_way(text)
 
 
+PARSER_SETTINGS = settings(
+    max_examples=int(os.environ.get("PARSER_EXAMPLES", "400")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+"""How long the generated-text comparisons of the parsers run (``PARSER_EXAMPLES`` examples)."""
+
+
 TOKENS = [
     "srv", "app", "requires", "linux", "presence", "location", "kind", "yes", "no", "on",
     "true", "null", "~", "1", "010", "0o7", "0x1F", "2.3", "1_0", "2001-12-14", ":", ": ",
@@ -246,11 +254,7 @@ TOKENS = [
 ]  # fmt: skip
 
 
-@settings(
-    max_examples=int(os.environ.get("PARSER_EXAMPLES", "400")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@PARSER_SETTINGS
 @given(st.lists(st.sampled_from(TOKENS), max_size=40).map("".join))
 def test_generated_text_reads_the_same_with_both_parsers(text: str) -> None:
     _same_every_way(text)
@@ -341,11 +345,7 @@ def _shared_documents(draw: st.DrawFn) -> str:
     return draw(st.sampled_from(["\n", "\r\n"])).join(lines)
 
 
-@settings(
-    max_examples=int(os.environ.get("PARSER_EXAMPLES", "400")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@PARSER_SETTINGS
 @given(_shared_documents())
 def test_anchored_documents_read_the_same_with_both_parsers(text: str) -> None:
     _same_every_way(text)
