@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import multiprocessing
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +140,28 @@ def test_a_worker_that_dies_is_said_and_exits_2(
     assert status == 2
     assert captured.err == (
         "hermes-decl check: a worker process stopped before it finished (run without -j)\n"
+    )
+
+
+def _broken_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool whose one worker has already ended, as one may while runs are still handed out."""
+    pool = ProcessPoolExecutor(max_workers=1)
+    with contextlib.suppress(BrokenProcessPool):
+        pool.submit(os._exit, 3).result()
+    return pool
+
+
+def test_a_worker_that_dies_while_runs_are_handed_out_is_said_and_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(check_sources, "_start_pool", _broken_pool)
+    status = cli.main(
+        ["check", "--color", "never", "-j", "2", "examples/broken.yaml", "examples/linux-tool.yaml"]
+    )
+    assert (status, capsys.readouterr().err) == (
+        2,
+        "hermes-decl check: a worker process stopped before it finished (run without -j)\n",
     )
 
 

@@ -153,6 +153,8 @@ def _handed_out(
         pool = _start_pool(workers)
     except (OSError, NotImplementedError):  # NotImplementedError: no working sem_open here
         return None
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         return pool, [
             None if run[0] == STDIN else pool.submit(_check_run, run, options, color)
@@ -162,6 +164,8 @@ def _handed_out(
         pool.shutdown(wait=True, cancel_futures=True)
         if isinstance(stopped, OSError):
             return None
+        if isinstance(stopped, BrokenProcessPool):  # a worker ended while runs were handed out
+            raise WorkerStopped from None
         raise
 
 
