@@ -288,6 +288,34 @@ def test_the_rules_only_python_can_say_are_checked_on_what_the_fast_validator_bu
     )
 
 
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"app": {"linux": _LINUX, "unread": 1}},
+        {"app": {"linux": {**_LINUX, "unread": 1}}},
+        {"app": {"linux": {**_LINUX, "location": {"kind": "command", "name": "x", "unread": 1}}}},
+        {"requires": {"app": False, "unread": 1}},
+    ],
+    ids=["app", "block", "location", "requires"],
+)
+def test_every_mapping_a_declaration_gives_is_checked_for_unknown_keys_by_the_fast_twin(
+    given: dict[str, Any],
+) -> None:
+    with pytest.raises(ValidationError) as refused:
+        validators.FAST_DECLARATION.validate_python({"name": NAME, **given})
+    assert "extra_forbidden" in [error["type"] for error in refused.value.errors()]
+
+
+def test_only_the_outer_mapping_the_parser_builds_is_not_checked_for_unknown_keys() -> None:
+    """The parser builds each shape's outer mapping from its own arguments, so it never holds
+    an unknown key, and the fast twins do not look for one there."""
+    assert validators.FAST_DECLARATION.validate_python({"name": NAME, "unread": 1}).name == NAME
+    assert validators.FAST_REQUIRES_WITH_APP.validate_python({"unread": 1}).app is None
+    for explaining in (validators.DECLARATION, validators.REQUIRES_WITH_APP):
+        with pytest.raises(ValidationError):
+            explaining.validate_python({"name": NAME, "unread": 1}, context={})
+
+
 # --- what the fast schema is made of -------------------------------------------------------------
 
 

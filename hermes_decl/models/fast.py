@@ -6,8 +6,9 @@ one. The few rules nothing else can say (at least one OS block, the cross-field 
 ``requires``) are left to the parser, which checks them once per declaration on what the fast
 validator built (``fast_rules.rules_hold``). The rest is said in the core schema: a string rule
 by its ``TextRules.accept`` pattern, a choice by its ``Literal``, an unknown key by
-``extra='forbid'``, a ``kind`` by a tagged union keyed by the ``kind`` key, and the kinds a
-block's ``presence`` allows by one variant of the block per presence.
+``extra='forbid'`` (in every mapping but the outer one, which the parser builds itself), a
+``kind`` by a tagged union keyed by the ``kind`` key, and the kinds a block's ``presence``
+allows by one variant of the block per presence.
 
 The fast schema is derived from the explaining one (each validator function the models use is
 replaced by the fast form its rule object gives, ``hermes_decl.models.rule_object``), so the two
