@@ -232,16 +232,20 @@ def location_path(os_family: OsFamily, *, star: bool) -> str:
     windows = os_family == "win32"
     segment = Segment(NEVER_IN_SEGMENT + ":" + UNSTRIPPABLE, "single" if star else "none")
     one = segment_pattern(segment, windows=windows)
+    ends = f"(?:[{SEPARATORS}]+|$)"  # what ends a segment: separators, or the end
     variable = Segment(segment.excluded + path_atoms.WINDOWS_VARIABLE_EXCLUDED, segment.stars)
-    firsts = [f"~{segment.rest()}", f"{path_atoms.posix_variable(whole=False)}{segment.rest()}"]
+    named = [f"~{segment.rest()}", f"{path_atoms.posix_variable(whole=False)}{segment.rest()}"]
     if windows:
         name = variable.pattern(Heads(plain=variable.free(""), star="\\*", whole=None))
-        firsts.append(f"%{name}%{segment.rest()}")
-        firsts.append(f"{path_atoms.DRIVE_ROOT}(?:{one}|$)")
+        named.append(f"%{name}%{segment.rest()}")
+        root = path_atoms.DRIVE_ROOT
     else:
-        first = _first_posix_segment(segment, os_family)
-        firsts.append(f"/(?:{first}|$)")  # never two separators first
-    return f"^(?:{'|'.join(firsts)})(?:[{SEPARATORS}]{one}?)*$"
+        # the first segment of an absolute POSIX path has rules of its own
+        root = f"/(?:{_first_posix_segment(segment, os_family)}{ends}|$)"
+    # A root ends with its separator and the loop starts with a segment, so a path never has
+    # two separators first; written once, the segment (most of the pattern, and on Windows a
+    # large one) costs pydantic-core half as much to compile on first use.
+    return f"^(?:(?:{'|'.join(named)}){ends}|{root})(?:{one}{ends})*$"
 
 
 def network_root_initials(os_family: OsFamily) -> str:
