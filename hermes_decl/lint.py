@@ -1,16 +1,17 @@
 """Warnings: valid declarations that will probably not do what their author meant.
 
 A warning never changes what the parser returns: ``parse_declaration`` and the loaders accept a
-declaration that only has warnings, and ``hermes-decl check`` asks for them here, after loading,
-to print them beside the errors (exit status 0 unless ``--strict``). Each warning is an ``Issue``
-whose ``severity`` is ``"warning"``, placed in the document like any other issue.
+declaration that only has warnings, and ``hermes-decl check`` asks for each declaration's here as
+it loads it, to print them beside the errors (exit status 0 unless ``--strict``). Each warning
+is an ``Issue`` whose ``severity`` is ``"warning"``, placed in the document like any other
+issue.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from hermes_decl.errors import DataPath, Issue, dotted
@@ -48,9 +49,8 @@ def _warning(
     )
 
 
-def _declaration_warnings(
-    document: Document, server: DataPath, declaration: Declaration
-) -> Iterator[Issue]:
+def warnings_of(document: Document, server: DataPath, declaration: Declaration) -> Iterator[Issue]:
+    """The warnings of one loaded declaration, whose server is at the data path ``server``."""
     windows = declaration.app_for("win32")
     if (
         windows is not None
@@ -74,17 +74,6 @@ def _declaration_warnings(
     ):
         path = (*server, "requires", "min_version")
         yield _warning(path, "min_version_not_on_linux", MIN_VERSION_NOT_ON_LINUX, document)
-
-
-def declaration_warnings(
-    document: Document, servers: Mapping[str, tuple[DataPath, Declaration]]
-) -> tuple[Issue, ...]:
-    """The warnings of each loaded declaration, by server name → (its data path, declaration)."""
-    return tuple(
-        warning
-        for server, declaration in servers.values()
-        for warning in _declaration_warnings(document, server, declaration)
-    )
 
 
 def modeline_warnings(text: str, file: str | None) -> tuple[Issue, ...]:

@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+import weakref
 from importlib import resources
 from pathlib import Path
 
@@ -15,8 +16,15 @@ import yaml
 
 import hermes_decl
 from hermes_decl.cli.ci_formats import github_annotation
-from hermes_decl.cli.inputs import DECLARATIONS_FILES, SINGLE_DECLARATION_FILES
+from hermes_decl.cli.inputs import (
+    DECLARATIONS_FILES,
+    SINGLE_DECLARATION_FILES,
+    StandardInput,
+    load_checked,
+    load_each,
+)
 from hermes_decl.errors import Issue
+from hermes_decl.models import Declaration
 from tests.process_starts import run_started
 from tests.test_cli import GPU_RENDERER_WARNING, VENDOR_STUDIO_WARNING
 
@@ -320,3 +328,40 @@ def test_a_plugin_manifest_is_read_by_its_name(tmp_path: Path) -> None:
         0,
         f"{tmp_path / 'my-plugin' / 'plugin.json'}: ok (srv)\n",
     )
+
+
+def test_check_frees_each_declaration_once_it_is_linted(tmp_path: Path) -> None:
+    """A large file's declarations are never all in memory together: each one handed on has
+    been let go of by the loader before the next is handed on."""
+    servers = "".join(
+        f"s{n}:\n  app:\n    linux: {{presence: executable, location: /opt/s{n}}}\n"
+        for n in range(4)
+    )
+    source = tmp_path / "declarations.yaml"
+    source.write_text(servers, encoding="utf-8")
+    handed: list[weakref.ref[Declaration]] = []
+    alive_before: list[list[str]] = []
+
+    def each(name: str, declaration: Declaration) -> None:
+        alive_before.append([f"s{n}" for n, ref in enumerate(handed) if ref() is not None])
+        handed.append(weakref.ref(declaration))
+
+    error, warnings = load_each(str(source), each, at=None, single=False, stdin=StandardInput())
+    assert (error, warnings) == (None, ())
+    assert alive_before == [[], [], [], []]
+    assert len(handed) == 4
+
+
+def test_a_file_with_problems_names_no_server_though_some_were_handed_on(tmp_path: Path) -> None:
+    source = tmp_path / "declarations.yaml"
+    source.write_text(
+        "good:\n  app: {linux: {presence: executable, location: /opt/x}}\n"
+        "bad:\n  requires: {min_versoin: '2'}\n",
+        encoding="utf-8",
+    )
+    found, error, _ = load_checked(str(source), at=None, single=False, stdin=StandardInput())
+    assert found == {} and error is not None
+    assert [issue.code for issue in error.issues] == ["unknown_key"]
+    result = run("check", "--json", str(source))
+    [report] = json.loads(result.stdout)["files"]
+    assert (result.returncode, report["valid"], report["servers"]) == (1, False, [])

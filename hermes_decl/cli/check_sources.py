@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_decl.cli.ci_formats import Problem
 from hermes_decl.cli.command import EXIT_OK, EXIT_PROBLEMS, failure_status, issue_json
-from hermes_decl.cli.inputs import STDIN, StandardInput, label, load_checked
+from hermes_decl.cli.inputs import STDIN, StandardInput, label, load_each
 from hermes_decl.cli.output import Output
 
 if TYPE_CHECKING:
@@ -43,17 +43,20 @@ def check_source(
     """Check one source: its exit status, its report entry and its problems, printed as human
     lines unless another format is asked for.
 
-    Nothing else of the file outlives the call: its document and declarations are freed by their
-    reference counts as it returns, so the collector, paused around it, has nothing left to scan.
+    Nothing else of the file outlives the call: each declaration is freed once it is linted, and
+    the document as the call returns, so the collector, paused around it, has nothing left to
+    scan.
     """
     from hermes_decl.loader.collection import paused_collection
 
     where = label(source)
+    found: list[str] = []
     # One file's work is bounded by the loader's MAX_BYTES: paused through reading, parsing,
     # linting and reporting, the collector never scans the file's objects while they live.
     with paused_collection():
-        declarations, error, warnings = load_checked(
+        error, warnings = load_each(
             source,
+            lambda name, _declaration: found.append(name),
             at=args.at,
             single=args.single,
             stdin=stdin,
@@ -65,7 +68,7 @@ def check_source(
             status = failure_status(error)
         elif warnings and args.strict:
             status = EXIT_PROBLEMS
-        servers = sorted(declarations)
+        servers = sorted(found) if error is None else []
         entry = {
             "file": where,
             "valid": error is None,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hermes_decl.errors import DeclarationError, Issue
+    from hermes_decl.errors import DataPath, DeclarationError, Issue
     from hermes_decl.loader import Document
     from hermes_decl.models import Declaration
 
@@ -190,44 +190,87 @@ def load_checked(
     Without ``follow_symlinks`` a link out of its folder is refused unread. A document that is
     not a mapping of server names to mappings is one problem that quotes none of its values.
     """
-    from hermes_decl.errors import DeclarationError, Issue
-    from hermes_decl.loader import declarations_from
+    found: dict[str, Declaration] = {}
+    error, warnings = load_each(
+        source,
+        found.__setitem__,
+        at=at,
+        single=single,
+        stdin=stdin,
+        lint=lint,
+        follow_symlinks=follow_symlinks,
+    )
+    return ({} if error is not None else found), error, warnings
 
-    base: tuple[str, ...] | None
+
+def load_each(
+    source: str,
+    each: Callable[[str, Declaration], object],
+    *,
+    at: str | None,
+    single: bool,
+    stdin: StandardInput,
+    lint: bool = True,
+    follow_symlinks: bool = True,
+) -> tuple[DeclarationError | None, tuple[Issue, ...]]:
+    """``load_checked``, handing each declaration to ``each`` (with its server name) as it is
+    parsed, and keeping none: a large file's declarations are never all in memory together.
+
+    Returns the source's problems (or None) and its warnings. ``each`` may have been handed
+    some declarations of a source that turns out to have problems: they are then not its
+    declarations, as ``load_checked`` returns none.
+    """
+    from hermes_decl.errors import DeclarationError, Issue
+    from hermes_decl.lint import warnings_of
+
+    warnings: list[Issue] = []
     try:
         if not follow_symlinks and link_outside_folder(source):
             issue = Issue("", "symlink_outside_folder", SYMLINK_OUTSIDE_MESSAGE)
             raise DeclarationError(label(source), [issue])
         document = _read(source, stdin)
-        if single:
-            name = STDIN_SERVER if source == STDIN else Path(source).stem
-            found, base = _single(document, name), None
-        elif at is None and Path(source).name in MANIFEST_NAMES:
-            from hermes_decl.loader.manifest import SERVERS_PATH, manifest_declarations
-
-            found, base = manifest_declarations(document), SERVERS_PATH
-        elif at is None and _holds_one_declaration(document.data):
-            line, column = document.position(())
-            issue = Issue("", "single_declaration", SINGLE_MESSAGE, line, column)
-            raise DeclarationError(document.where, [issue])
-        else:
-            from hermes_decl.loader.declarations import _selection
-
-            read_whole = document.data is not None and not document.issues
-            selected = _selection(at)
-            wrong = _not_declarations_at(document.data, selected) if read_whole else None
-            if wrong is not None:
-                # One problem for the document, placed where it first goes wrong, as editors flag.
-                line, column = document.position(wrong)
-                issue = Issue("", "not_declarations", NOT_DECLARATIONS_MESSAGE, line, column)
-                raise DeclarationError(document.where, [issue])
-            found, base = declarations_from(document, at=at), selected
+        for name, path, declaration in _each_declaration(document, source, at=at, single=single):
+            if lint:
+                warnings.extend(warnings_of(document, path, declaration))
+            each(name, declaration)
     except DeclarationError as error:
-        warnings = _modeline_warnings(source) if lint and not _unreadable(error) else ()
-        return {}, error, warnings
-    if not lint:
-        return found, None, ()
-    return found, None, _warnings(source, document, found, base)
+        return error, _modeline_warnings(source) if lint and not _unreadable(error) else ()
+    return None, (*_modeline_warnings(source), *warnings) if lint else ()
+
+
+def _each_declaration(
+    document: Document, source: str, *, at: str | None, single: bool
+) -> Iterator[tuple[str, DataPath, Declaration]]:
+    """Each declaration of a read source, with its server name and where a warning about it is
+    placed; a source that is not what its kind must be raises ``DeclarationError``."""
+    from hermes_decl.errors import DeclarationError, Issue
+    from hermes_decl.loader.declarations import each_server
+
+    if single:
+        name = STDIN_SERVER if source == STDIN else Path(source).stem
+        for server, declaration in _single(document, name).items():
+            yield server, (), declaration
+    elif at is None and Path(source).name in MANIFEST_NAMES:
+        from hermes_decl.loader.manifest import SERVERS_PATH, manifest_declarations
+
+        for server, declaration in manifest_declarations(document).items():
+            yield server, (*SERVERS_PATH, server), declaration
+    elif at is None and _holds_one_declaration(document.data):
+        line, column = document.position(())
+        issue = Issue("", "single_declaration", SINGLE_MESSAGE, line, column)
+        raise DeclarationError(document.where, [issue])
+    else:
+        from hermes_decl.loader.declarations import _selection
+
+        read_whole = document.data is not None and not document.issues
+        selected = _selection(at)
+        wrong = _not_declarations_at(document.data, selected) if read_whole else None
+        if wrong is not None:
+            # One problem for the document, placed where it first goes wrong, as editors flag.
+            line, column = document.position(wrong)
+            issue = Issue("", "not_declarations", NOT_DECLARATIONS_MESSAGE, line, column)
+            raise DeclarationError(document.where, [issue])
+        yield from each_server(document, selected)
 
 
 def _unreadable(error: DeclarationError) -> bool:
@@ -249,19 +292,3 @@ def _modeline_warnings(source: str) -> tuple[Issue, ...]:
     except OSError:
         return ()
     return modeline_warnings(text, source)
-
-
-def _warnings(
-    source: str,
-    document: Document,
-    found: Mapping[str, Declaration],
-    base: tuple[str, ...] | None,
-) -> tuple[Issue, ...]:
-    """Every warning of a valid source: its modeline's, then each declaration's."""
-    from hermes_decl.lint import declaration_warnings
-
-    servers = {
-        name: (() if base is None else (*base, name), declaration)
-        for name, declaration in found.items()
-    }
-    return _modeline_warnings(source) + declaration_warnings(document, servers)

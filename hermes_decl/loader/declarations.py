@@ -187,23 +187,38 @@ def servers_in(
 
     With ``absent_is_empty`` a document without that mapping declares no server.
     """
+    servers = each_server(document, base, keys=keys, parse=parse, absent_is_empty=absent_is_empty)
+    return {name: declaration for name, _, declaration in servers}
+
+
+def each_server(
+    document: Document,
+    base: tuple[str, ...],
+    *,
+    keys: Sequence[str] = SERVER_KEYS,
+    parse: ServerParser = _plain_server,
+    absent_is_empty: bool = False,
+) -> Iterator[tuple[str, DataPath, Declaration]]:
+    """Each valid server of the mapping at ``base`` as it is parsed: its name, data path and
+    declaration; once every server has been read, every problem is raised at once.
+
+    A caller that needs each declaration only for a moment (``check``) need not keep them all:
+    a large file's declarations are then never all in memory together.
+    """
     reading = [issue for issue in document.issues if _concerns(issue, base)]
     # A value that could not be read was read as null; what follows from that is not news.
     unread = {issue.path for issue in reading if issue.code in _UNREAD_CODES}
     parsing: list[Issue] = []
     servers = _select(document, base, parsing, absent_is_empty=absent_is_empty)
-    found: dict[str, Declaration] = {}
     for name, body in (servers or {}).items():
         if isinstance(name, str):  # any other key was reported while reading
-            declaration = _server(
-                document, (*base, name), name, body, parsing, keys=keys, parse=parse
-            )
+            path = (*base, name)
+            declaration = _server(document, path, name, body, parsing, keys=keys, parse=parse)
             if declaration is not None:
-                found[name] = declaration
+                yield name, path, declaration
     issues = reading + [issue for issue in parsing if issue.path not in unread]
     if issues:
         raise DeclarationError(document.where, _in_reading_order(issues))
-    return found
 
 
 def load_declarations_text(
