@@ -6,7 +6,6 @@ Each function takes an already type-checked string and returns the value to stor
 
 from __future__ import annotations
 
-import functools
 import re
 
 from hermes_decl._text import show
@@ -24,6 +23,8 @@ from hermes_decl.models.text_rules import C0_C1_CLASS, TEXT_CONTROL_CLASS
 
 _SEPARATORS = re.compile(path_atoms.SEPARATOR)
 _CONTROL = re.compile(f"[{C0_C1_CLASS}]")
+_TEXT_CONTROL = re.compile(f"[{TEXT_CONTROL_CLASS}]")
+_POWERSHELL_VARIABLE = re.compile(r"\$env:(?P<name>[A-Za-z_][A-Za-z0-9_()]*)", re.IGNORECASE)
 _COMMAND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 _LONGEST_HINTED_COMMAND = 64
 """The longest text a hint calls a command name (a message stays short)."""
@@ -36,21 +37,6 @@ _WINDOWS_VARIABLE = re.compile(path_atoms.windows_variable())
 _KEY_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 _ENDPOINT_PATH = re.compile(r"/[A-Za-z0-9._~/\-]*")
 _WINDOWS_DOTS_ONLY = re.compile(r"\.\.[. ]*")
-
-
-@functools.cache
-def _text_control() -> re.Pattern[str]:
-    """Compiled on first use: only a refusal is explained with it (the class is long)."""
-    return re.compile(f"[{TEXT_CONTROL_CLASS}]")
-
-
-@functools.cache
-def _powershell_variable() -> re.Pattern[str]:
-    """Compiled on first use: only a refusal is explained with it (ignoring case is slow to
-    compile)."""
-    return re.compile(r"\$env:(?P<name>[A-Za-z_][A-Za-z0-9_()]*)", re.IGNORECASE)
-
-
 DEVICE_SEGMENT_MESSAGE = (
     "must not have a segment that Windows opens as a device (CON, PRN, AUX, NUL, COM0-COM9, "
     "LPT0-LPT9, CONIN$ or CONOUT$, in any case, with any extension)"
@@ -232,7 +218,7 @@ def location_path(raw: str, os_family: OsFamily, *, allow_star: bool = True) -> 
         fail("path_star", PATH_STAR, text)
     if os_family == "win32" and (device := device_segment(text)) is not None:
         fail("path_device", DEVICE_SEGMENT_MESSAGE, text, hint=_names_device(device))
-    if os_family == "win32" and (shell := _powershell_variable().match(text)) is not None:
+    if os_family == "win32" and (shell := _POWERSHELL_VARIABLE.match(text)) is not None:
         meant = f"%{shell['name']}%{text[shell.end() :]}"
         fail("path_powershell_variable", POWERSHELL_VARIABLE, text, hint=f"write {show(meant)}")
     if not _is_rooted(text, os_family):
@@ -332,7 +318,7 @@ def plain_name(raw: str) -> str:
     format or separator character, nor a lone surrogate, that would hide or reorder its text."""
     if not raw.strip():
         fail("blank", BLANK, raw)
-    if _text_control().search(raw):
+    if _TEXT_CONTROL.search(raw):
         fail("control_character", CONTROL, raw)
     return raw
 
@@ -340,7 +326,7 @@ def plain_name(raw: str) -> str:
 def entry_prefix(raw: str) -> str:
     """Check an uninstall location's entry prefix: a bare name that is also a plain name."""
     bare_name(raw)
-    if _text_control().search(raw):
+    if _TEXT_CONTROL.search(raw):
         fail("control_character", CONTROL, raw)
     return raw
 
