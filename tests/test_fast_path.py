@@ -311,9 +311,14 @@ def test_only_the_outer_mapping_the_parser_builds_is_not_checked_for_unknown_key
     an unknown key, and the fast twins do not look for one there."""
     assert validators.FAST_DECLARATION.validate_python({"name": NAME, "unread": 1}).name == NAME
     assert validators.FAST_REQUIRES_WITH_APP.validate_python({"unread": 1}).app is None
-    for explaining in (validators.DECLARATION, validators.REQUIRES_WITH_APP):
-        with pytest.raises(ValidationError):
-            explaining.validate_python({"name": NAME, "unread": 1}, context={})
+    for explaining, data in (
+        (validators.DECLARATION, {"name": NAME, "unread": 1}),
+        (validators.REQUIRES_WITH_APP, {"unread": 1}),
+    ):
+        with pytest.raises(ValidationError) as refused:
+            explaining.validate_python(data, context={})
+        found = [(error["type"], error["loc"]) for error in refused.value.errors()]
+        assert found == [("unknown_key", ("unread",))]
 
 
 # --- what the fast schema is made of -------------------------------------------------------------

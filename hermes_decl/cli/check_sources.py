@@ -43,9 +43,9 @@ def check_source(
     """Check one source: its exit status, its report entry and its problems, printed as human
     lines unless another format is asked for.
 
-    Nothing else of the file outlives the call: each declaration is freed once it is linted, and
-    the document as the call returns, so the collector, paused around it, has nothing left to
-    scan.
+    Nothing else of the file outlives the call: a declaration is freed once the next one is
+    parsed, and the document as the call returns, so the collector, paused around it, has
+    nothing left to scan.
     """
     from hermes_decl.loader.collection import paused_collection
 

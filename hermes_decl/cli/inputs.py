@@ -213,8 +213,10 @@ def load_each(
     lint: bool = True,
     follow_symlinks: bool = True,
 ) -> tuple[DeclarationError | None, tuple[Issue, ...]]:
-    """``load_checked``, handing each declaration to ``each`` (with its server name) as it is
-    parsed, and keeping none: a large file's declarations are never all in memory together.
+    """``load_checked``, handing each declaration to ``each`` (with its server name) and keeping
+    none: a declarations file's are handed on as they are parsed, so a large file's are never
+    all in memory together (a manifest's servers and a ``--single`` declaration are parsed
+    whole first; they are small).
 
     Returns the source's problems (or None) and its warnings. ``each`` may have been handed
     some declarations of a source that turns out to have problems: they are then not its
@@ -230,7 +232,7 @@ def load_each(
             raise DeclarationError(label(source), [issue])
         document = _read(source, stdin)
         for name, path, declaration in _each_declaration(document, source, at=at, single=single):
-            if lint:
+            if lint:  # kept only if no declaration of the source has a problem
                 warnings.extend(warnings_of(document, path, declaration))
             each(name, declaration)
     except DeclarationError as error:

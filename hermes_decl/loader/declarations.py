@@ -202,8 +202,8 @@ def each_server(
     """Each valid server of the mapping at ``base`` as it is parsed: its name, data path and
     declaration; once every server has been read, every problem is raised at once.
 
-    A caller that needs each declaration only for a moment (``check``) need not keep them all:
-    a large file's declarations are then never all in memory together.
+    A caller that needs each declaration only until the next (``check``) need not keep them
+    all: a large file's declarations are then never all in memory together.
     """
     reading = [issue for issue in document.issues if _concerns(issue, base)]
     # A value that could not be read was read as null; what follows from that is not news.
