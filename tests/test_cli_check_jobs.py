@@ -131,16 +131,22 @@ def _stop_at_once(*_: object) -> object:
 def test_a_worker_that_dies_is_said_and_exits_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(ROOT)
     monkeypatch.setattr(check_sources, "_check_run", _stop_at_once)
+    assert _two_files_on_two_workers(monkeypatch, capsys) == (2, WORKER_STOPPED)
+
+
+WORKER_STOPPED = "hermes-decl check: a worker process stopped before it finished (run without -j)\n"
+
+
+def _two_files_on_two_workers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    """The exit status and standard error of checking two examples with ``-j 2``."""
+    monkeypatch.chdir(ROOT)
     status = cli.main(
         ["check", "--color", "never", "-j", "2", "examples/broken.yaml", "examples/linux-tool.yaml"]
     )
-    captured = capsys.readouterr()
-    assert status == 2
-    assert captured.err == (
-        "hermes-decl check: a worker process stopped before it finished (run without -j)\n"
-    )
+    return status, capsys.readouterr().err
 
 
 def _broken_pool(workers: int) -> ProcessPoolExecutor:
@@ -154,15 +160,8 @@ def _broken_pool(workers: int) -> ProcessPoolExecutor:
 def test_a_worker_that_dies_while_runs_are_handed_out_is_said_and_exits_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(ROOT)
     monkeypatch.setattr(check_sources, "_start_pool", _broken_pool)
-    status = cli.main(
-        ["check", "--color", "never", "-j", "2", "examples/broken.yaml", "examples/linux-tool.yaml"]
-    )
-    assert (status, capsys.readouterr().err) == (
-        2,
-        "hermes-decl check: a worker process stopped before it finished (run without -j)\n",
-    )
+    assert _two_files_on_two_workers(monkeypatch, capsys) == (2, WORKER_STOPPED)
 
 
 def test_one_file_or_one_job_is_checked_in_this_process(
