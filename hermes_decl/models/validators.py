@@ -27,7 +27,8 @@ def _shapes(both: CoreSchema) -> tuple[CoreSchema, CoreSchema]:
     if both["type"] == "definitions":
         shared = list(both["definitions"])
         both = both["schema"]
-    assert both["type"] == "tuple"
+    if both["type"] != "tuple":
+        raise TypeError(f"the two shapes' schema is a {both['type']}, not a tuple")
     declaration, blocks = both["items_schema"]
     return (
         core_schema.definitions_schema(declaration, shared),
@@ -45,7 +46,8 @@ def _keys_from_the_parser(shape: CoreSchema) -> CoreSchema:
     """A shape whose mapping the parser builds itself from its own arguments, which never holds
     an unknown key: its fast twin need not look for one (every mapping inside it still does)."""
     outer = shape["schema"]
-    assert outer["type"] == "model", outer["type"]
+    if outer["type"] != "model":
+        raise TypeError(f"a shape's outer schema is a {outer['type']}, not a model")
     fields = {**outer["schema"], "extra_behavior": "ignore"}
     return {**shape, "schema": {**outer, "schema": fields}}
 
