@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import yaml
@@ -244,7 +245,7 @@ def places_alike(
     shift = libyaml_shift(text)
     end = len(text) - 1 - shift
     spans: list[Span] | None = [] if "\t" in text else None
-    seen: set[int] | None = set() if aliased else None
+    seen: set[yaml.Node] | None = set() if aliased else None  # nodes hash by identity
     found: dict[int, tuple[yaml.CollectionNode, list[int]]] = {}
     holding: list[yaml.CollectionNode | None] = []  # the flow collections with an empty value
     at_end: list[yaml.Node] = []
@@ -252,11 +253,11 @@ def places_alike(
     while pending:
         node, in_flow, parent, index = pending.pop()
         if seen is not None:
-            if id(node) in seen:
+            if node in seen:
                 assert parent is not None  # the root is met first
                 found.setdefault(id(parent), (parent, []))[1].append(index)
                 continue
-            seen.add(id(node))
+            seen.add(node)
         plain = node.value if isinstance(node, yaml.ScalarNode) and not node.style else None
         if not _scanned_alike(node.tag, plain, in_flow):
             return None
@@ -286,8 +287,9 @@ def places_alike(
             held_by = node if in_flow else None
             pending.extend((child, in_flow, held_by, 0) for child in children)
         else:
+            last = len(children) - 1
             pending.extend(
-                (children[at], in_flow, node, at) for at in range(len(children) - 1, -1, -1)
+                zip(reversed(children), repeat(in_flow), repeat(node), range(last, -1, -1))
             )
     if spans is not None and not tabs_read_alike(text, sorted(spans)):
         return None
