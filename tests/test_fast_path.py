@@ -11,6 +11,7 @@ both entry shapes: a whole declaration, and ``{app, requires}`` one block at a t
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,6 +36,7 @@ from hermes_decl.models.path_rules import (
     RELATIVE_FILE,
     RUNTIME_FILES,
 )
+from hermes_decl.models.text_rules import SPACE_CLASS
 from tests.test_schema import declarations, table_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,11 +164,28 @@ def agree(raw_app: object, raw_requires: object, name: str = NAME) -> str:
     return verdicts[0]
 
 
+_SPACED_SEGMENT = re.compile(f"^[{SPACE_CLASS}]|[{SPACE_CLASS}](?:[\\\\/]|$)")
+
+
+def _spaced_segment(value: object) -> bool:
+    """Whether a string somewhere has a segment that starts or ends with whitespace (a path
+    with surrounding whitespace, which YAML writes only quoted): a path's fast pattern, which
+    matches it as written, leaves those to the check, which strips them."""
+    if isinstance(value, str):
+        return _SPACED_SEGMENT.search(value) is not None
+    if isinstance(value, dict):
+        return any(_spaced_segment(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_spaced_segment(item) for item in value)
+    return False
+
+
 def test_the_fast_and_explaining_schemas_agree_on_every_test_declaration() -> None:
-    verdicts = [agree(raw_app, raw_requires) for raw_app, raw_requires in CORPUS]
+    verdicts = [(agree(app, requires), _spaced_segment(app)) for app, requires in CORPUS]
     assert len(verdicts) > 2000
-    fast, left = verdicts.count("fast"), verdicts.count("left")
-    assert fast > 900 and left < fast / 10, (fast, left)
+    fast = sum(verdict == "fast" for verdict, _ in verdicts)
+    left = sum(verdict == "left" and not spaced for verdict, spaced in verdicts)
+    assert fast > 850 and left < fast / 15, (fast, left)
 
 
 def test_one_block_at_a_time_agrees_too() -> None:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from pydantic_core import SchemaValidator, ValidationError
 
 from hermes_decl.models import OsFamily
 from hermes_decl.models.path_rules import LOCATION_PATHS, RELATIVE_FILE
+from hermes_decl.models.text_rules import Accept
 
 WIN32 = LOCATION_PATHS["win32"].accept
 
@@ -116,3 +118,61 @@ def test_a_segment_of_whitespace_only_is_left_to_the_check(value: str) -> None:
 def test_a_file_without_a_blank_segment_is_the_fast_patterns_own(value: str) -> None:
     assert RELATIVE_FILE.accept.may_leave(value) is False
     assert re.search(RELATIVE_FILE.accept.pattern, value) is not None
+
+
+# A path's fast pattern matches it as written, so that its length bound is the rule's: a path
+# with surrounding whitespace, a segment that starts or ends with whitespace, or whitespace where
+# a segment's head may stop (after its leading dots, or on Windows after a start of a device
+# name) is left to the check, which strips the path and keeps it.
+def _fast_keeps(accept: Accept, value: str) -> str | None:
+    """What pydantic-core's fast form keeps of ``value`` (its ``$`` is the end of the text, where
+    Python's also matches before a last line break), or None."""
+    try:
+        kept: str = SchemaValidator(accept.core_schema()).validate_python(value)
+    except ValidationError:
+        return None
+    return kept
+
+
+SPACED_LEFT = {
+    "linux-trailing-space": ("linux", "/opt/vendor/app "),
+    "linux-leading-space": ("linux", " /opt/vendor/app"),
+    "linux-leading-ideographic-space": ("linux", "\u3000/opt/app"),
+    "linux-trailing-line-break": ("linux", "/opt/app\n"),
+    "linux-segment-ending-in-a-space": ("linux", "/opt/vendor /app"),
+    "linux-segment-starting-with-a-space": ("linux", "/opt/ vendor/app"),
+    "linux-dot-then-space": ("linux", "/opt/. x/app"),
+    "linux-dots-then-no-break-space": ("linux", "/opt/..\u00a0x/app"),
+    "darwin-trailing-no-break-space": ("darwin", "/Applications/Vendor.app\u00a0"),
+    "win32-trailing-space": ("win32", "C:\\Vendor\\vendor.exe "),
+    "win32-device-start-then-space": ("win32", "C:\\A B\\vendor.exe"),
+    "win32-device-start-then-space-lower": ("win32", "C:\\co op\\vendor.exe"),
+    "win32-segment-ending-in-a-space": ("win32", "%APPDATA%\\Vendor \\vendor.exe"),
+    "win32-dots-then-no-break-space": ("win32", "C:\\...\u00a0x\\vendor.exe"),
+}
+SPACED_KEPT = {
+    "linux-space-inside": ("linux", "/opt/Vendor App/bin/app"),
+    "darwin-space-inside": ("darwin", "/Applications/Vendor App.app"),
+    "win32-program-files": ("win32", "C:\\Program Files\\Vendor App\\vendor.exe"),
+    "win32-pattern-after-a-space": ("win32", "%ProgramFiles%/Vendor/Vendor App */vendor.exe"),
+    "win32-device-name-then-space": ("win32", "C:\\AUX Tools\\vendor.exe"),
+    "win32-device-start-then-letters": ("win32", "C:\\Common Files\\vendor.exe"),
+}
+
+
+@pytest.mark.parametrize(("os_family", "value"), SPACED_LEFT.values(), ids=list(SPACED_LEFT))
+def test_whitespace_where_a_segment_may_end_is_left_to_the_check(
+    os_family: OsFamily, value: str
+) -> None:
+    accept = LOCATION_PATHS[os_family].accept
+    assert accept.may_leave(value) is True
+    assert _fast_keeps(accept, value) is None
+    assert LOCATION_PATHS[os_family].check(value) == value.strip()
+
+
+@pytest.mark.parametrize(("os_family", "value"), SPACED_KEPT.values(), ids=list(SPACED_KEPT))
+def test_whitespace_inside_a_segment_is_the_fast_patterns_own(
+    os_family: OsFamily, value: str
+) -> None:
+    assert _fast_keeps(LOCATION_PATHS[os_family].accept, value) == value
+    assert LOCATION_PATHS[os_family].check(value) == value

@@ -20,10 +20,11 @@ def _fast(rule: TextRules) -> SchemaValidator:
     return SchemaValidator(rule.accept.core_schema())
 
 
-def _padded(os_family: OsFamily, length: int) -> str:
-    """A path of ``length`` characters as written, the last of them a space."""
+def _path(os_family: OsFamily, length: int, *, padded: bool = False) -> str:
+    """A path of ``length`` characters as written, with ``padded`` the last of them a space."""
     start = "C:\\" if os_family == "win32" else "/"
-    return start + "a" * (length - len(start) - 1) + " "
+    end = " " if padded else "a"
+    return start + "a" * (length - len(start) - 1) + end
 
 
 PATH_RULES = {
@@ -37,12 +38,10 @@ PATH_RULES = {
 
 
 @pytest.mark.parametrize(("rule", "os_family"), PATH_RULES.values(), ids=list(PATH_RULES))
-def test_the_fast_form_bounds_a_path_as_written_before_stripping_it(
-    rule: TextRules, os_family: OsFamily
-) -> None:
-    longest = _padded(os_family, MAX_PATH_CHARS)
-    assert _fast(rule).validate_python(longest) == longest.strip()
-    too_long = _padded(os_family, MAX_PATH_CHARS + 1)
+def test_the_fast_form_bounds_a_path_as_written(rule: TextRules, os_family: OsFamily) -> None:
+    longest = _path(os_family, MAX_PATH_CHARS)
+    assert _fast(rule).validate_python(longest) == longest
+    too_long = _path(os_family, MAX_PATH_CHARS + 1)
     with pytest.raises(ValidationError):
         _fast(rule).validate_python(too_long)
     with pytest.raises(PydanticCustomError) as refused:
@@ -50,8 +49,23 @@ def test_the_fast_form_bounds_a_path_as_written_before_stripping_it(
     assert (refused.value.type, refused.value.message()) == ("path_too_long", TOO_LONG)
 
 
+@pytest.mark.parametrize(("rule", "os_family"), PATH_RULES.values(), ids=list(PATH_RULES))
+def test_the_fast_form_leaves_a_padded_path_to_the_check(
+    rule: TextRules, os_family: OsFamily
+) -> None:
+    # matched as written, a path with surrounding whitespace would be kept unstripped
+    padded = _path(os_family, MAX_PATH_CHARS, padded=True)
+    with pytest.raises(ValidationError):
+        _fast(rule).validate_python(padded)
+    assert rule.accept.may_leave(padded)
+    assert rule.check(padded) == padded.strip()
+    with pytest.raises(PydanticCustomError) as refused:
+        rule.check(_path(os_family, MAX_PATH_CHARS + 1, padded=True))
+    assert (refused.value.type, refused.value.message()) == ("path_too_long", TOO_LONG)
+
+
 def test_a_declaration_with_a_padded_path_one_too_long_is_refused() -> None:
-    too_long = _padded("linux", MAX_PATH_CHARS + 1)
+    too_long = _path("linux", MAX_PATH_CHARS + 1, padded=True)
     with pytest.raises(DeclarationError) as refused:
         parse_declaration(
             "studio",

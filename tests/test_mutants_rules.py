@@ -186,7 +186,7 @@ def test_a_refusal_says_its_rule_and_what_was_found(case: str) -> None:
 NOT_LEFT: list[tuple[TextRules, str]] = [
     (path_rules.LOCATION_PATHS["win32"], "C:\\Vendor\\vendor.exe"),
     (path_rules.LOCATION_PATHS["win32"], "d:/tools/vendor.exe"),
-    (path_rules.LOCATION_PATHS["win32"], " C:\\Vendor"),
+    (path_rules.LOCATION_PATHS["win32"], "C:\\Vendor App\\vendor.exe"),
     (path_rules.LOCATION_PATHS["win32"], "%ProgramFiles%\\Vendor"),
     (path_rules.RUNTIME_FILES["win32"], "C:\\Vendor\\run.json"),
     (path_rules.LOCATION_PATHS["linux"], "/opt/vendor/bin/vendor"),

@@ -10,6 +10,7 @@ pattern with the check that explains a refusal; the tests prove that the two agr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
@@ -19,8 +20,8 @@ from hermes_decl.models.path_atoms import SEPARATORS, WINDOWS_DEVICE_NAMES
 from hermes_decl.models.text_rules import C0_C1_CLASS, PLAIN_SPACE_CLASS, SPACE_CLASS
 
 NEVER_IN_SEGMENT = SEPARATORS + C0_C1_CLASS
-"""A separator ends a segment; a control character is never valid anywhere (a path's
-surrounding whitespace is stripped before its pattern is matched)."""
+"""A separator ends a segment; a control character is never valid anywhere (but in a path's
+surrounding whitespace, which its pattern refuses: the explaining check strips it)."""
 UNSTRIPPABLE = r"\u001c-\u001f"
 """The characters Python's ``str.strip`` removes and Rust's ``trim`` keeps (the information
 separators): a value holding one is left to the explaining check."""
@@ -52,10 +53,15 @@ class Segment(NamedTuple):
     excluded: str
     """The body of a character class: what never appears in the segment."""
     stars: Stars
+    trimmed: bool = False
+    """Whether the segment neither starts nor ends with whitespace (a path matched as written,
+    not stripped first, so that its surrounding whitespace is refused, not kept)."""
 
     def rest(self, *, after_star: bool = False) -> str:
         """Any rest of a segment; with ``after_star``, one that cannot start with '*'."""
         other = self.excluded
+        if self.trimmed:
+            return self._trimmed_rest(after_star=after_star)
         if self.stars == "any":
             return f"[^{other}]*"
         if self.stars == "none":
@@ -65,11 +71,31 @@ class Segment(NamedTuple):
             return f"(?:{run}(?:\\*{run})*\\*?)?"
         return f"[^*{other}]*(?:\\*{run})*\\*?"
 
+    def _trimmed_rest(self, *, after_star: bool) -> str:
+        """A rest of a segment that is empty or ends with a character other than whitespace."""
+        star = "" if self.stars == "any" else "*"
+        inner, last = f"[^{star}{self.excluded}]", f"[^{star}{self.excluded}\\s]"
+        if self.stars != "single":
+            return f"(?:{inner}*{last})?"
+        # no '**': every '*' but a last one is followed by another character
+        runs = f"(?:\\*?{inner})*(?:\\*?{last}|\\*)"
+        if after_star:
+            return f"(?:{last}|{inner}{runs})?"
+        return f"(?:{runs})?"
+
     def free(self, excluded_first: str) -> str:
         """A character, not in ``excluded_first``, after which anything may follow (not '*'
-        when a '*' must stand alone: ``star`` heads end with it)."""
+        when a '*' must stand alone: ``star`` heads end with it).
+
+        In a trimmed segment, where that character may end the segment, it is not whitespace
+        either: a segment with whitespace there (first, or after a prefix of a device name) is
+        left to the explaining check, which keeps such rare paths as well. ``\\s`` is Unicode
+        whitespace to both Rust's and Python's patterns; the two differ only in control
+        characters, which no segment holds.
+        """
         star = "" if self.stars == "any" else "*"
-        return f"[^{star}{excluded_first}{self.excluded}]"
+        space = "\\s" if self.trimmed else ""
+        return f"[^{star}{excluded_first}{self.excluded}{space}]"
 
     @property
     def lone_stars(self) -> bool:
@@ -143,6 +169,17 @@ def _alternatives(branches: list[tuple[str, str]]) -> list[str]:
         else:
             alternatives.append(f"[{_in_class(characters)}]{following}")
     return alternatives
+
+
+def device_name_prefixes() -> str:
+    """Every start of a Windows device name (the whole name too), in any case, as alternatives:
+    where a trimmed segment's head may stop and take no whitespace (``Segment.free``)."""
+    starts = {name[:end] for name in WINDOWS_DEVICE_NAMES for end in range(1, len(name) + 1)}
+    spelt = (
+        "".join(f"[{_in_class(_cases(c))}]" if len(_cases(c)) > 1 else re.escape(c) for c in start)
+        for start in sorted(starts)
+    )
+    return "|".join(spelt)
 
 
 def device_free(segment: Segment, *, names: Iterable[str], nonblank: bool = False) -> Heads:
@@ -222,18 +259,20 @@ def segment_pattern(segment: Segment, *, windows: bool, nonblank: bool = False) 
 
 
 def location_path(os_family: OsFamily, *, star: bool) -> str:
-    """A path of an OS block, as stored (stripped): rooted for its OS, no '..' segment, no NUL,
-    no two separators first, no '**' (no '*' at all without ``star``), no device on Windows.
+    """A path of an OS block, as written: rooted for its OS, no '..' segment, no NUL, no two
+    separators first, no '**' (no '*' at all without ``star``), no device on Windows, and no
+    segment that starts or ends with whitespace, so that stripping would keep it as it is.
 
     A ':' is allowed only in a drive root, which a segment follows (``c://`` would be a URL); a
     path with any other ':', or a separator right after its drive root, is left to the
     explaining check (``rules.location_path``), which knows every rule.
     """
     windows = os_family == "win32"
-    segment = Segment(NEVER_IN_SEGMENT + ":" + UNSTRIPPABLE, "single" if star else "none")
+    stars: Stars = "single" if star else "none"
+    segment = Segment(NEVER_IN_SEGMENT + ":" + UNSTRIPPABLE, stars, trimmed=True)
     one = segment_pattern(segment, windows=windows)
     ends = f"(?:[{SEPARATORS}]+|$)"  # what ends a segment: separators, or the end
-    variable = Segment(segment.excluded + path_atoms.WINDOWS_VARIABLE_EXCLUDED, segment.stars)
+    variable = Segment(segment.excluded + path_atoms.WINDOWS_VARIABLE_EXCLUDED, stars)
     named = [f"~{segment.rest()}", f"{path_atoms.posix_variable(whole=False)}{segment.rest()}"]
     if windows:
         name = variable.pattern(Heads(plain=variable.free(""), star="\\*", whole=None))

@@ -13,7 +13,6 @@ the parser strips it.
 from __future__ import annotations
 
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, core_schema
 
 from hermes_decl.models import fast_patterns, path_atoms, rules
 from hermes_decl.models.common import OS_FAMILIES, OsFamily, fail
@@ -156,10 +155,12 @@ def _path_rules(os_family: OsFamily, *, star: bool) -> tuple[TextRule, ...]:
 
 
 def _left_to_check(os_family: OsFamily) -> str:
-    """What a path's fast pattern leaves to ``rules.location_path``: an information separator,
-    which Rust does not strip, a ':' other than a drive's (then no URL rule is needed), a
-    separator right after a drive root (``C:\\\\x``), or a POSIX first segment that is '.' or
-    starts like a network root.
+    """What a path's fast pattern leaves to ``rules.location_path``: surrounding whitespace,
+    which the pattern refuses (it matches the path as written, so that its length bound is the
+    rule's), a segment that starts or ends with whitespace, or has whitespace after its leading
+    dots or, on Windows, after a start of a device name (``A B``), an information separator, a
+    ':' other than a drive's (then no URL rule is needed), a separator right after a drive root
+    (``C:\\\\x``), or a POSIX first segment that is '.' or starts like a network root.
 
     On Windows a drive's ':' is the second character, after a letter: a ':' first, after a
     first character that is no letter (``~:``, ``%:%``), later, or twice is another one.
@@ -171,22 +172,14 @@ def _left_to_check(os_family: OsFamily) -> str:
             f"|^[{SPACE_CLASS}]*[^A-Za-z:{SPACE_CLASS}]:"
             f"|^[{SPACE_CLASS}]*[A-Za-z]:[\\\\/][\\\\/]"
         )
-    left = f"[{fast_patterns.UNSTRIPPABLE}]|{colon}"
+    devices = f"|{fast_patterns.device_name_prefixes()}" if os_family == "win32" else ""
+    spaced = f"[{SPACE_CLASS}](?:[\\\\/]|$)|(?:^|[\\\\/])(?:\\.+{devices})?[{SPACE_CLASS}]"
+    left = f"{spaced}|[{fast_patterns.UNSTRIPPABLE}]|{colon}"
     initials = fast_patterns.network_root_initials(os_family)
     if initials:
         # A first segment that is '.' or starts like a network root (``/net``, ``/Network``).
         left += f"|^[{SPACE_CLASS}]*/[.{initials}]"
     return left
-
-
-class _BoundedAccept(Accept):
-    """An ``Accept`` whose length bound holds for the value as written, before it is stripped
-    (pydantic-core would judge the stripped value), as the rules and the check judge it."""
-
-    def core_schema(self) -> CoreSchema:
-        """The raw length bound, then the pattern on the stripped value."""
-        bound = core_schema.str_schema(max_length=rules.MAX_PATH_CHARS, strict=True)
-        return core_schema.chain_schema([bound, super().core_schema()])
 
 
 class _PathRules(TextRules):
@@ -208,9 +201,9 @@ def _path(os_family: OsFamily, *, star: bool) -> TextRules:
     def explain(raw: str) -> str:
         return rules.location_path(raw, os_family, allow_star=star)
 
-    accept = _BoundedAccept(
+    accept = Accept(
         fast_patterns.location_path(os_family, star=star),
-        strip=True,
+        max_length=rules.MAX_PATH_CHARS,
         leaves=_left_to_check(os_family),
     )
     return _PathRules(_path_rules(os_family, star=star), accept, explain)
