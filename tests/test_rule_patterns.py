@@ -80,14 +80,20 @@ def test_the_space_class_is_every_character_str_strip_removes() -> None:
         assert bool(spaces.fullmatch(character)) == character.isspace(), hex(code)
 
 
-def test_pydantic_core_strips_what_str_strip_does_but_the_information_separators() -> None:
-    trim = SchemaValidator({"type": "str", "strip_whitespace": True})
+def test_pydantic_core_reads_whitespace_as_str_strip_does_but_the_information_separators() -> None:
+    # a path's fast pattern refuses \s where a segment may end, for the check's str.strip
+    not_space = SchemaValidator({"type": "str", "pattern": r"^\S$"})
     differ = []
     for code in range(0x110000):
         if 0xD800 <= code <= 0xDFFF:
             continue
-        text = f"{chr(code)}x{chr(code)}"
-        if trim.validate_python(text) != text.strip():
+        try:
+            not_space.validate_python(chr(code))
+        except ValidationError:
+            space = True
+        else:
+            space = False
+        if space != chr(code).isspace():
             differ.append(code)
     assert differ == [0x1C, 0x1D, 0x1E, 0x1F]
 

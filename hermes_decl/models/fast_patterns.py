@@ -22,9 +22,6 @@ from hermes_decl.models.text_rules import C0_C1_CLASS, PLAIN_SPACE_CLASS, SPACE_
 NEVER_IN_SEGMENT = SEPARATORS + C0_C1_CLASS
 """A separator ends a segment; a control character is never valid anywhere (but in a path's
 surrounding whitespace, which its pattern refuses: the explaining check strips it)."""
-UNSTRIPPABLE = r"\u001c-\u001f"
-"""The characters Python's ``str.strip`` removes and Rust's ``trim`` keeps (the information
-separators): a value holding one is left to the explaining check."""
 
 Stars = Literal["any", "single", "none"]
 """What a '*' may do in a segment: anything, stand alone (never '**'), or not appear."""
@@ -88,10 +85,10 @@ class Segment(NamedTuple):
         when a '*' must stand alone: ``star`` heads end with it).
 
         In a trimmed segment, where that character may end the segment, it is not whitespace
-        either: a segment with whitespace there (first, or after a prefix of a device name) is
-        left to the explaining check, which keeps such rare paths as well. ``\\s`` is Unicode
-        whitespace to both Rust's and Python's patterns; the two differ only in control
-        characters, which no segment holds.
+        either: a segment with whitespace there (first, after its leading dots, or after a start
+        of a device name) is left to the explaining check, which keeps such rare paths as well.
+        ``\\s`` is Unicode whitespace to both Rust's and Python's patterns; the two differ only
+        in control characters, which no segment holds.
         """
         star = "" if self.stars == "any" else "*"
         space = "\\s" if self.trimmed else ""
@@ -269,7 +266,7 @@ def location_path(os_family: OsFamily, *, star: bool) -> str:
     """
     windows = os_family == "win32"
     stars: Stars = "single" if star else "none"
-    segment = Segment(NEVER_IN_SEGMENT + ":" + UNSTRIPPABLE, stars, trimmed=True)
+    segment = Segment(NEVER_IN_SEGMENT + ":", stars, trimmed=True)
     one = segment_pattern(segment, windows=windows)
     ends = f"(?:[{SEPARATORS}]+|$)"  # what ends a segment: separators, or the end
     variable = Segment(segment.excluded + path_atoms.WINDOWS_VARIABLE_EXCLUDED, stars)

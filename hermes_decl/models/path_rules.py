@@ -158,9 +158,9 @@ def _left_to_check(os_family: OsFamily) -> str:
     """What a path's fast pattern leaves to ``rules.location_path``: surrounding whitespace,
     which the pattern refuses (it matches the path as written, so that its length bound is the
     rule's), a segment that starts or ends with whitespace, or has whitespace after its leading
-    dots or, on Windows, after a start of a device name (``A B``), an information separator, a
-    ':' other than a drive's (then no URL rule is needed), a separator right after a drive root
-    (``C:\\\\x``), or a POSIX first segment that is '.' or starts like a network root.
+    dots or, on Windows, after a start of a device name (``A B``), a ':' other than a drive's
+    (then no URL rule is needed), a separator right after a drive root (``C:\\\\x``), or a
+    POSIX first segment that is '.' or starts like a network root.
 
     On Windows a drive's ':' is the second character, after a letter: a ':' first, after a
     first character that is no letter (``~:``, ``%:%``), later, or twice is another one.
@@ -174,7 +174,7 @@ def _left_to_check(os_family: OsFamily) -> str:
         )
     devices = f"|{fast_patterns.device_name_prefixes()}" if os_family == "win32" else ""
     spaced = f"[{SPACE_CLASS}](?:[\\\\/]|$)|(?:^|[\\\\/])(?:\\.+{devices})?[{SPACE_CLASS}]"
-    left = f"{spaced}|[{fast_patterns.UNSTRIPPABLE}]|{colon}"
+    left = f"{spaced}|{colon}"
     initials = fast_patterns.network_root_initials(os_family)
     if initials:
         # A first segment that is '.' or starts like a network root (``/net``, ``/Network``).

@@ -126,17 +126,13 @@ def _lone_surrogate() -> re.Pattern[str]:
 
 
 class Accept(FieldwiseRecord):
-    """What the fast validator accepts for a string: one lookaround-free pattern, length bounds.
-
-    With ``strip`` the value is judged, and kept, without its surrounding whitespace (the rule
-    stores it stripped); Rust's ``trim`` removes what ``str.strip`` does except the information
-    separators (U+001C-U+001F), which such a pattern therefore never accepts.
-    """
+    """What the fast validator accepts for a string: one lookaround-free pattern, length bounds,
+    matched against the value as written (a rule that strips, as a path's does, has a pattern
+    that refuses surrounding whitespace and leaves such values to its check)."""
 
     pattern: str
     min_length: int | None = None
     max_length: int | None = None
-    strip: bool = False
     leaves: str | None = None
     """A Python pattern, searched: the values it finds may be valid yet are not accepted here,
     but left to the explaining check (None: the pattern accepts every valid value)."""
@@ -156,7 +152,6 @@ class Accept(FieldwiseRecord):
             pattern=self.pattern,
             min_length=self.min_length,
             max_length=self.max_length,
-            strip_whitespace=self.strip or None,
             strict=True,
         )
 
