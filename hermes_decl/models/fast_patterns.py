@@ -10,7 +10,6 @@ pattern with the check that explains a refusal; the tests prove that the two agr
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
@@ -169,14 +168,17 @@ def _alternatives(branches: list[tuple[str, str]]) -> list[str]:
 
 
 def device_name_prefixes() -> str:
-    """Every start of a Windows device name (the whole name too), in any case, as alternatives:
+    """Every start of a Windows device name (the whole name too), in any case, as one pattern:
     where a trimmed segment's head may stop and take no whitespace (``Segment.free``)."""
-    starts = {name[:end] for name in WINDOWS_DEVICE_NAMES for end in range(1, len(name) + 1)}
-    spelt = (
-        "".join(f"[{_in_class(_cases(c))}]" if len(_cases(c)) > 1 else re.escape(c) for c in start)
-        for start in sorted(starts)
-    )
-    return "|".join(spelt)
+
+    def starts(node: _Node) -> str:
+        branches = [
+            (c, f"(?:{starts(child)})?" if child.children else "")
+            for c, child in node.children.items()
+        ]
+        return "|".join(_alternatives(branches))
+
+    return f"(?:{starts(_trie(sorted(WINDOWS_DEVICE_NAMES)))})"
 
 
 def device_free(segment: Segment, *, names: Iterable[str], nonblank: bool = False) -> Heads:
