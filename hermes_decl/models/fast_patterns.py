@@ -55,9 +55,9 @@ class Segment(NamedTuple):
 
     def rest(self, *, after_star: bool = False) -> str:
         """Any rest of a segment; with ``after_star``, one that cannot start with '*'."""
-        other = self.excluded
         if self.trimmed:
             return self._trimmed_rest(after_star=after_star)
+        other = self.excluded
         if self.stars == "any":
             return f"[^{other}]*"
         if self.stars == "none":
