@@ -4,14 +4,21 @@ Three inputs: the smallest useful declaration, the full three-OS example of SPEC
 ``requires`` key of language 1.0, and an invalid one with three problems (SPEC 4's example). The
 reference is a fair hand-written parser of the same rules (``bench.reference``). Each round times
 both parsers back to back and the best round of each is kept, so load on the machine affects
-both alike.
+both alike. The ratio of such a measurement moves by several hundredths from one interpreter to
+the next, so each input with a target is measured so in several fresh processes, and its verdict
+is the median's.
 """
 
 from __future__ import annotations
 
 import gc
+import json
+import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from bench.floor import floor_models
@@ -106,8 +113,7 @@ MISSED = {
         "in allocation: pydantic-core fills each model's field dictionary from empty, a new key "
         "table each (the OS block's grown once), where the reference's plain classes share "
         "theirs and make none. The ratio moves by several hundredths from one process to the next, "
-        "whatever the hash seed: twelve fresh processes of this row alone, on one tree, read "
-        "1.33x to 1.39x, median 1.365x."
+        "whatever the hash seed (the row gives the range of its five)."
     ),
     "parse, full 3-OS": (
         "the floor is plain BaseModels of the same shapes (the floor rows); above it come the "
@@ -119,6 +125,8 @@ MISSED = {
 
 ROUNDS = 15
 TARGET_ROUND_S = 0.02
+PROCESSES = 5
+"""The fresh processes each input with a target is measured in (``interleaved`` in each)."""
 
 
 def _subject(raw: tuple[dict[str, Any], dict[str, Any]]) -> Callable[[], object]:
@@ -198,22 +206,60 @@ def _listed(location: object) -> object:
     return location if isinstance(location, list) else [location]
 
 
+_CHILD = """
+import json, sys
+from bench.parse import INPUTS, _reference, _subject, interleaved
+raw = INPUTS[sys.argv[1]]
+print(json.dumps(interleaved(_subject(raw), _reference(raw))))
+"""
+
+
+def _in_a_fresh_process(label: str) -> tuple[float, float]:
+    """``interleaved`` on the input ``label``, measured in a new interpreter."""
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, label],
+        cwd=Path(__file__).parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    subject, reference = json.loads(done.stdout)
+    return float(subject), float(reference)
+
+
+def fresh_processes(label: str, processes: int = PROCESSES) -> list[tuple[float, float]]:
+    """Best seconds per call of hermes_decl and of the reference on ``label``, one pair per fresh
+    process, ordered by their ratio."""
+    pairs = [_in_a_fresh_process(label) for _ in range(processes)]
+    return sorted(pairs, key=lambda pair: pair[0] / pair[1])
+
+
 def run() -> list[tuple[str, str, str, str]]:
     """Rows of (benchmark, measured, reference or target, verdict)."""
     rows = []
     for label, raw in INPUTS.items():
-        subject, reference = interleaved(_subject(raw), _reference(raw))
-        ratio = subject / reference
-        limit = TARGETS.get(label, INVALID_BEFORE)
-        target = "ratio before the fast validator" if label not in TARGETS else "target ratio"
-        rows.append(
-            (
-                f"parse, {label} (hermes_decl / reference parser)",
-                f"{subject * 1e6:.1f} µs ({ratio:.2f}x)",
-                f"reference {reference * 1e6:.1f} µs; {target} ≤ {limit:.2f}",
-                "met" if ratio <= limit else "MISSED",
+        if label in TARGETS:
+            pairs = fresh_processes(label)
+            subject, reference = pairs[len(pairs) // 2]
+            ratios = [spent / base for spent, base in pairs]
+            limit = TARGETS[label]
+            measured = (
+                f"{subject * 1e6:.1f} µs ({statistics.median(ratios):.2f}x, the median of "
+                f"{len(pairs)} fresh processes: {ratios[0]:.2f}x to {ratios[-1]:.2f}x)"
             )
-        )
+            against = f"reference {reference * 1e6:.1f} µs; target ratio ≤ {limit:.2f}"
+            verdict = "met" if statistics.median(ratios) <= limit else "MISSED"
+        else:
+            subject, reference = interleaved(_subject(raw), _reference(raw))
+            measured = f"{subject * 1e6:.1f} µs ({subject / reference:.2f}x)"
+            against = (
+                f"reference {reference * 1e6:.1f} µs; ratio before the fast validator "
+                f"≤ {INVALID_BEFORE:.2f}"
+            )
+            verdict = "met" if subject / reference <= INVALID_BEFORE else "MISSED"
+        name = f"parse, {label} (hermes_decl / reference parser)"
+        rows.append((name, measured, against, verdict))
     for label in TARGETS:
         floor, reference = interleaved(_floor(INPUTS[label]), _reference(INPUTS[label]))
         rows.append(
