@@ -5,8 +5,8 @@ Three inputs: the smallest useful declaration, the full three-OS example of SPEC
 reference is a fair hand-written parser of the same rules (``bench.reference``). Each round times
 both parsers back to back and the best round of each is kept, so load on the machine affects
 both alike. The ratio of such a measurement moves by several hundredths from one interpreter to
-the next, so each input with a target is measured so in several fresh processes, and its verdict
-is the median's.
+the next, so each input with a target is measured this way in several fresh processes, and its
+verdict is their median's.
 """
 
 from __future__ import annotations
