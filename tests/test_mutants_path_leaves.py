@@ -30,6 +30,15 @@ def _fast_keeps(accept: Accept, value: str) -> str | None:
     return kept
 
 
+def _left_to_the_check(os_family: OsFamily, value: str, *, fast_sees: str) -> None:
+    """``value`` is one the location rule's fast form may leave, refuses as ``fast_sees``, and
+    whose check keeps it stripped."""
+    accept = LOCATION_PATHS[os_family].accept
+    assert accept.may_leave(value) is True
+    assert _fast_keeps(accept, fast_sees) is None
+    assert LOCATION_PATHS[os_family].check(value) == value.strip()
+
+
 LEFT = {
     "two-colons": "C:\\ab:c",
     "two-colons-space-between": "C:\\a b:c",
@@ -87,10 +96,7 @@ POSIX_KEPT = {
 def test_a_first_segment_like_a_network_root_is_left_to_the_check(
     os_family: OsFamily, value: str
 ) -> None:
-    accept = LOCATION_PATHS[os_family].accept
-    assert accept.may_leave(value) is True
-    assert _fast_keeps(accept, value.strip()) is None
-    assert LOCATION_PATHS[os_family].check(value) == value.strip()
+    _left_to_the_check(os_family, value, fast_sees=value.strip())
 
 
 @pytest.mark.parametrize(("os_family", "value"), POSIX_KEPT.values(), ids=list(POSIX_KEPT))
@@ -167,10 +173,7 @@ SPACED_KEPT = {
 def test_whitespace_where_a_segment_may_end_is_left_to_the_check(
     os_family: OsFamily, value: str
 ) -> None:
-    accept = LOCATION_PATHS[os_family].accept
-    assert accept.may_leave(value) is True
-    assert _fast_keeps(accept, value) is None
-    assert LOCATION_PATHS[os_family].check(value) == value.strip()
+    _left_to_the_check(os_family, value, fast_sees=value)
 
 
 @pytest.mark.parametrize(("os_family", "value"), SPACED_KEPT.values(), ids=list(SPACED_KEPT))
