@@ -7,6 +7,7 @@ below the table, RESULTS.md says for each missed target what its floor is and wh
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
@@ -82,7 +83,14 @@ def why_missed(rows: list[Row]) -> list[str]:
     return ["", "## Targets missed", "", *lines] if lines else []
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Run every suite (the command takes no arguments: ``--help`` says so, and anything else is
+    refused before a benchmark starts or RESULTS.md is touched)."""
+    argparse.ArgumentParser(
+        prog="python -m bench",
+        description="Run every benchmark, print one Markdown table and write it to "
+        f"{RESULTS.parent.name}/{RESULTS.name}; exit 1 when a target is missed.",
+    ).parse_args(argv)
     rows = [row for suite in SUITES for row in suite.run()]
     lines = table(rows)
     print("\n".join(lines))
