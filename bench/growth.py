@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import io
 import math
-import subprocess
 import sys
 import tempfile
 import time
@@ -18,6 +17,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 from bench.big_file import small_servers_text
+from bench.child import python_child
 from hermes_decl import cli
 
 GROWTH_BOUND = 1.05
@@ -94,15 +94,8 @@ def run() -> list[tuple[str, str, str, str]]:
         small, large = Path(scratch) / "small.yaml", Path(scratch) / "large.yaml"
         small.write_text(small_servers_text(1_000), encoding="utf-8")
         large.write_text(small_servers_text(10_000), encoding="utf-8")
-        result = subprocess.run(
-            [sys.executable, "-c", MEASURE, str(small), str(large)],
-            cwd=Path(__file__).parent.parent,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=True,
-        )
-    best_small, best_large = map(float, result.stdout.split())
+        printed = python_child(MEASURE, str(small), str(large), timeout=600)
+    best_small, best_large = map(float, printed.split())
     exponent = math.log10(best_large / best_small)
     return [
         (

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import hermes_decl
+from bench.child import python_child
 from bench.floor import floor_source
 
 RUNS = 15
@@ -96,10 +97,7 @@ print(json.dumps(len(models)))
 
 def _model_classes() -> int:
     """How many model classes a first use defines."""
-    done = subprocess.run(
-        [sys.executable, "-c", _COUNT_BUILT], capture_output=True, text=True, check=True
-    )
-    count: int = json.loads(done.stdout)
+    count: int = json.loads(python_child(_COUNT_BUILT))
     return count
 
 

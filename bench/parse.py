@@ -14,13 +14,11 @@ from __future__ import annotations
 import gc
 import json
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from bench.child import python_child
 from bench.floor import floor_models
 from bench.reference import reference_parser
 from hermes_decl._text import _closest
@@ -222,15 +220,7 @@ print(json.dumps(interleaved(_subject(raw), _reference(raw))))
 
 def _in_a_fresh_process(label: str) -> tuple[float, float]:
     """``interleaved`` on the input ``label``, measured in a new interpreter."""
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD, label],
-        cwd=Path(__file__).parent.parent,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    subject, reference = json.loads(done.stdout)
+    subject, reference = json.loads(python_child(_CHILD, label))
     return float(subject), float(reference)
 
 
